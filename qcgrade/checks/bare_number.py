@@ -1,0 +1,53 @@
+"""A numeral sits in a sentence with no valid citation and no registered metric tag.
+
+Why it matters: every number in a report must be traceable to evidence. The
+sentence is the unit of annotation: one valid card citation or registered
+metric tag anywhere in the sentence covers its numerals.
+
+A numeral is a run of digits of any script (``42``, ``４２``, ``٤٢``) with its
+sign, currency, separators, decimals and unit (``-$1.2B``, ``30%``); digits
+glued after letters are identifiers (``FY25``, ``Q3``) and digits inside
+markers never count. Numerals in code are still numerals a reader sees, and
+code cannot carry a marker, so a numeral in a code block is always bare. With
+``allow_years`` a plain year (1900-2099) is exempt.
+
+Fails::
+
+    Revenue grew 30% last year.
+
+Passes::
+
+    Revenue grew 30% last year [E001].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+from ..evidence import EvidenceSlice
+from ..findings import Finding
+from ..options import Options
+from ..section import Section
+from .base import Check
+
+NAME = "bare_number"
+
+_YEAR = regex.compile(r"(?:19|20)[0-9]{2}")
+
+
+def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
+    cards, tags = evidence.card_ids, evidence.metric_tags
+    sentences = section.sentences
+    for numeral in section.numerals:
+        sentence = sentences[numeral.sentence]
+        if any(c in cards for c in sentence.citations) or any(t in tags for t in sentence.metric_tags):
+            continue
+        if options.allow_years and _YEAR.fullmatch(numeral.text):
+            continue
+        message = f"number {numeral.text!r} has no valid citation or registered metric tag in its sentence"
+        yield section.finding(NAME, numeral.start, numeral.end, message)
+
+
+CHECK = Check(NAME, 1, run, __doc__ or "")

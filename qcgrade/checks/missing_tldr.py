@@ -1,0 +1,50 @@
+"""The section has no TL;DR, or its TL;DR has fewer bullets than the slice asks for.
+
+Why it matters: the TL;DR is the structural contract readers rely on. A TL;DR
+is a heading, bold line or paragraph starting ``TL;DR`` followed by a list
+(its non-empty items are the bullets), or the inline form
+``TL;DR – first; – second`` (its dash-separated items). A TL;DR inside an
+HTML comment or code does not count. A slice with ``tldr_min_bullets: 0``
+asks for none.
+
+Fails (``tldr_min_bullets: 2``)::
+
+    **TL;DR**
+
+    - Revenue grew [E001].
+
+Passes::
+
+    **TL;DR**
+
+    - Revenue grew [E001].
+    - Share is uncertain [E002].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..evidence import EvidenceSlice
+from ..findings import Finding
+from ..options import Options
+from ..section import Section
+from .base import Check
+
+NAME = "missing_tldr"
+
+
+def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
+    wanted = evidence.tldr_min_bullets
+    if wanted <= 0:
+        return
+    if not section.tldrs:
+        yield section.finding(NAME, 0, 0, f"no TL;DR found; slice {evidence.section!r} asks for {wanted} bullet(s)")
+        return
+    best = max(section.tldrs, key=lambda t: (t.bullets, -t.start))
+    if best.bullets < wanted:
+        message = f"TL;DR has {best.bullets} non-empty bullet(s); slice {evidence.section!r} asks for {wanted}"
+        yield section.finding(NAME, best.start, best.end, message)
+
+
+CHECK = Check(NAME, 1, run, __doc__ or "")

@@ -1,0 +1,41 @@
+"""A citation names a card that is not in the evidence slice.
+
+Why it matters: the composer may cite only the slice's cards. A citation that
+resolves to nothing looks like evidence to a reader but points nowhere, the
+most direct way to fake grounding.
+
+Fails::
+
+    Revenue grew 30% [E003].        (the slice has E001 and E002)
+
+Passes::
+
+    Revenue grew 30% [E001].
+
+Ids are compared exactly: a look-alike (``[Ε001]`` with a Greek Epsilon,
+full-width digits) is not the card it imitates. Bracketed plain numbers
+(``[3]``) are numeric-style citations and never name a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..evidence import EvidenceSlice
+from ..findings import Finding
+from ..options import Options
+from ..section import Section
+from .base import Check
+
+NAME = "orphan_citation"
+
+
+def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
+    cards = evidence.card_ids
+    for marker in section.citations:
+        if marker.id not in cards:
+            message = f"citation [{marker.id}] names no card of slice {evidence.section!r}"
+            yield section.finding(NAME, marker.start, marker.end, message, marker.id)
+
+
+CHECK = Check(NAME, 1, run, __doc__ or "")

@@ -1,0 +1,36 @@
+"""A metric tag is not among the slice's registered metrics.
+
+Why it matters: a metric tag vouches for a number by pointing at a registered
+value. A tag that is not registered vouches for nothing.
+
+Fails::
+
+    Revenue reached {m_revenue}.     (the slice registers m_rev)
+
+Passes::
+
+    Revenue reached {m_rev}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..evidence import EvidenceSlice
+from ..findings import Finding
+from ..options import Options
+from ..section import Section
+from .base import Check
+
+NAME = "unregistered_metric"
+
+
+def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
+    tags = evidence.metric_tags
+    for marker in section.metric_tags:
+        if marker.id not in tags:
+            message = f"metric tag {{{marker.id}}} is not registered in slice {evidence.section!r}"
+            yield section.finding(NAME, marker.start, marker.end, message, marker.id)
+
+
+CHECK = Check(NAME, 1, run, __doc__ or "")

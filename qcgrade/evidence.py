@@ -1,0 +1,178 @@
+"""The evidence slice (paper, appendix A): the closed world a section may cite.
+
+Known fields are validated strictly; unknown extra fields are ignored so slices
+produced by newer pipelines still load. Duplicate card ids, metric tags and
+cross-reference ids are rejected because they make a citation ambiguous.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
+
+ID_PATTERN = r"^[^\W\d_][^\W_]*(?:[-_][^\W_]+)*$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
+
+
+class Card(_Strict):
+    """One evidence card: a claim, its verbatim quote and where it came from."""
+
+    id: StrictStr = Field(pattern=r"^[^\W\d_]+[-_]?\d+$", description="Citation id, letters then digits, e.g. E001.")
+    stance: Literal["bull", "bear"]
+    status: Literal["ok", "weak"] = "ok"
+    claim: StrictStr = ""
+    quote: StrictStr = ""
+    source: StrictStr = ""
+    metric_refs: tuple[StrictStr, ...] = ()
+
+
+class Metric(_Strict):
+    """A registered metric value that a section may reference as ``{tag}``."""
+
+    tag: StrictStr = Field(pattern=r"^[^\W\d][\w.-]*$", description="Metric tag, e.g. m_rev.")
+    value: StrictStr | float | StrictInt = ""
+    unit: StrictStr = ""
+
+
+class Xref(_Strict):
+    """A section the composed text may point to as ``§id``."""
+
+    id: StrictStr = Field(pattern=r"^\w[\w.-]*$")
+    title: StrictStr = ""
+
+
+class EvidenceSlice(_Strict):
+    """A frozen evidence slice: brief, cards, metrics and allowed cross-references."""
+
+    section: StrictStr
+    title: StrictStr = ""
+    purpose: StrictStr = ""
+    tldr_min_bullets: StrictInt = Field(default=0, ge=0)
+    cards: tuple[Card, ...] = ()
+    metrics: tuple[Metric, ...] = ()
+    xref: tuple[Xref, ...] = ()
+
+    @field_validator("cards")
+    @classmethod
+    def _unique_cards(cls, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        _reject_duplicates([c.id for c in cards], "card id")
+        return cards
+
+    @field_validator("metrics")
+    @classmethod
+    def _unique_metrics(cls, metrics: tuple[Metric, ...]) -> tuple[Metric, ...]:
+        _reject_duplicates([m.tag for m in metrics], "metric tag")
+        return metrics
+
+    @field_validator("xref")
+    @classmethod
+    def _unique_xrefs(cls, xrefs: tuple[Xref, ...]) -> tuple[Xref, ...]:
+        _reject_duplicates([x.id for x in xrefs], "xref id")
+        return xrefs
+
+    @property
+    def card_ids(self) -> frozenset[str]:
+        return frozenset(c.id for c in self.cards)
+
+    @property
+    def metric_tags(self) -> frozenset[str]:
+        return frozenset(m.tag for m in self.metrics)
+
+    @property
+    def xref_ids(self) -> frozenset[str]:
+        return frozenset(x.id for x in self.xref)
+
+    def card(self, card_id: str) -> Card | None:
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        return None
+
+
+def _reject_duplicates(values: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            raise ValueError(f"duplicate {what} {value!r}")
+        seen.add(value)
+
+
+class SliceError(ValueError):
+    """A slice that cannot be used, with one human line: ``field: problem``."""
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """The first error as ``cards[1].stance: Input should be 'bull' or 'bear'``."""
+    first = error.errors(include_url=False)[0]
+    where = ""
+    for part in first["loc"]:
+        if isinstance(part, int):
+            where += f"[{part}]"
+        else:
+            where += ("." if where else "") + str(part)
+    message = first["msg"]
+    if message.startswith("Value error, "):
+        message = message[len("Value error, "):]
+    more = error.error_count() - 1
+    suffix = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"{where or '<root>'}: {message}{suffix}"
+
+
+_CACHE_SIZE = 256
+_cache: OrderedDict[str, EvidenceSlice] = OrderedDict()
+
+
+def load_slice(data: EvidenceSlice | dict[str, Any] | str | bytes) -> EvidenceSlice:
+    """Validate a slice given as a model, a dict or JSON text.
+
+    A slice already seen (same content) is not validated again: reward loops
+    grade thousands of completions against the same few slices.
+    """
+    if isinstance(data, EvidenceSlice):
+        return data
+    if isinstance(data, (str, bytes)):
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        key = "j" + hashlib.blake2b(raw, digest_size=16).hexdigest()
+        cached = _cache.get(key)
+        if cached is not None:
+            return cached
+        try:
+            parsed = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise SliceError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        except UnicodeDecodeError:
+            raise SliceError("not UTF-8 text") from None
+        model = _validate(parsed)
+    elif isinstance(data, dict):
+        try:
+            raw = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError) as exc:
+            raise SliceError(f"slice is not JSON-serialisable: {exc}") from None
+        key = "d" + hashlib.blake2b(raw, digest_size=16).hexdigest()
+        cached = _cache.get(key)
+        if cached is not None:
+            return cached
+        model = _validate(data)
+    else:
+        raise SliceError(f"expected a slice as dict, JSON text or EvidenceSlice, got {type(data).__name__}")
+    _cache[key] = model
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return model
+
+
+def _validate(parsed: Any) -> EvidenceSlice:
+    if not isinstance(parsed, dict):
+        raise SliceError(f"<root>: expected a JSON object, got {type(parsed).__name__}")
+    try:
+        # JSON mode lets arrays stand for tuples while keeping strict scalars.
+        return EvidenceSlice.model_validate_json(json.dumps(parsed, ensure_ascii=False))
+    except ValidationError as exc:
+        raise SliceError(describe_validation_error(exc)) from None

@@ -1,0 +1,72 @@
+"""The one finding type every check produces and every renderer consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One violation: which check, what, and exactly where in the original text.
+
+    ``start``/``end`` are character offsets into the section text (end exclusive),
+    so ``text[start:end]`` is the offending text. ``line``/``column`` (1-based) and
+    ``end_line``/``end_column`` (exclusive) are derived from them in one place,
+    :class:`qcgrade.spans.LineIndex`.
+    """
+
+    check: str
+    message: str
+    start: int
+    end: int
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    related: str | None = None
+
+    def sort_key(self) -> tuple[int, int, str, str]:
+        return (self.start, self.end, self.check, self.message)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "check": self.check,
+            "message": self.message,
+            "start": self.start,
+            "end": self.end,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+        }
+        if self.related is not None:
+            out["related"] = self.related
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The verdict on one section: findings sorted by position, then check name."""
+
+    findings: tuple[Finding, ...]
+    checks_run: tuple[str, ...]
+    text: str = field(default="", repr=False, compare=False)
+
+    @property
+    def passed(self) -> bool:
+        return not self.findings
+
+    @property
+    def counts(self) -> dict[str, int]:
+        counts = {name: 0 for name in self.checks_run}
+        for finding in self.findings:
+            counts[finding.check] = counts.get(finding.check, 0) + 1
+        return counts
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "violations": [f.to_dict() for f in self.findings],
+            "counts": self.counts,
+        }

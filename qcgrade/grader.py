@@ -1,0 +1,61 @@
+"""``grade()``: parse a section once, run the selected checks, sort the findings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .checks import CHECKS, Check
+from .evidence import EvidenceSlice, load_slice
+from .findings import Finding, Report
+from .options import Options
+from .section import parse_section
+
+
+class UnknownCheckError(ValueError):
+    """A check name in ``select``/``ignore`` that qcgrade does not have."""
+
+
+def active_checks(options: Options) -> tuple[Check, ...]:
+    """The checks an options value selects, in their canonical order."""
+    known = {check.name for check in CHECKS}
+    for name in sorted((options.select or frozenset()) | options.ignore):
+        if name not in known:
+            raise UnknownCheckError(f"unknown check {name!r}; known checks: {', '.join(sorted(known))}")
+    chosen = []
+    for check in CHECKS:
+        if options.select is not None:
+            wanted = check.name in options.select
+        else:
+            wanted = check.tier == 1 or options.tier2
+        if wanted and check.name not in options.ignore:
+            chosen.append(check)
+    return tuple(chosen)
+
+
+def grade(
+    text: str,
+    slice: EvidenceSlice | dict[str, Any] | str | bytes,
+    options: Options | None = None,
+    *,
+    tier2: bool | None = None,
+) -> Report:
+    """Grade one composed section against its evidence slice.
+
+    ``slice`` may be an :class:`EvidenceSlice`, a plain dict or JSON text; a
+    slice seen before is not validated again. ``tier2`` overrides
+    ``options.tier2``. Raises :class:`~qcgrade.evidence.SliceError` for a bad
+    slice and ``TypeError`` when ``text`` is not a string.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"section text must be str, got {type(text).__name__}")
+    evidence = load_slice(slice)
+    opts = options or Options()
+    if tier2 is not None and tier2 != opts.tier2:
+        opts = opts.with_(tier2=tier2)
+    checks = active_checks(opts)
+    section = parse_section(text)
+    findings: list[Finding] = []
+    for check in checks:
+        findings.extend(check.run(section, evidence, opts))
+    findings.sort(key=Finding.sort_key)
+    return Report(tuple(findings), tuple(c.name for c in checks), text)

@@ -1,0 +1,242 @@
+"""What a reader sees: visible text with a map back to source offsets.
+
+Markdown and HTML hide characters (emphasis delimiters, link targets, tags,
+comments, zero-width code points) and turn others into something else
+(``&#52;`` shows as ``4``, ``\\[`` as ``[``). Checks must judge the rendered
+text, yet report offsets into the original file. A :class:`Projection` holds
+both: the visible string and, piece by piece, where each visible character
+came from.
+"""
+
+from __future__ import annotations
+
+import html
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Protocol
+
+import regex
+
+# Zero-width and other default-ignorable code points render as nothing, so a
+# digit run or marker split by them still reads as one to a person.
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}+")
+
+# Full-width ASCII variants (U+FF01..FF5E) look like their ASCII twins; fold
+# them one to one so detection sees what a reader sees while offsets hold.
+_FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_FOLD.update({0x037E: ord(";"), 0x2024: ord("."), 0xFE5D: ord("["), 0xFE5E: ord("]")})
+
+
+def fold(text: str) -> str:
+    """Fold look-alike punctuation and letters to ASCII, preserving length."""
+    return text if text.isascii() else text.translate(_FOLD)
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """Visible text plus, per piece, the source range it was read from.
+
+    A piece is one-to-one (same length in both) or atomic (an entity or escape:
+    any visible offset inside maps to the whole source range).
+    """
+
+    text: str
+    vis_starts: tuple[int, ...]
+    src_starts: tuple[int, ...]
+    src_ends: tuple[int, ...]
+
+    def to_source(self, start: int, end: int) -> tuple[int, int]:
+        """Map a visible span ``[start, end)`` to a source span."""
+        return self.source_start(start), self.source_end(end)
+
+    def source_start(self, offset: int) -> int:
+        i = bisect_right(self.vis_starts, offset) - 1
+        if i < 0:
+            return self.src_starts[0] if self.src_starts else 0
+        return self._inside(i, offset, self.src_starts[i])
+
+    def source_end(self, offset: int) -> int:
+        i = bisect_right(self.vis_starts, offset - 1) - 1
+        if i < 0:
+            return self.src_starts[0] if self.src_starts else 0
+        return self._inside(i, offset - 1, self.src_ends[i] - 1) + 1
+
+    def _inside(self, i: int, offset: int, atomic: int) -> int:
+        vis_len = self._vis_len(i)
+        src_len = self.src_ends[i] - self.src_starts[i]
+        if vis_len == src_len:
+            return self.src_starts[i] + min(offset - self.vis_starts[i], src_len)
+        return atomic
+
+    def _vis_len(self, i: int) -> int:
+        nxt = self.vis_starts[i + 1] if i + 1 < len(self.vis_starts) else len(self.text)
+        return nxt - self.vis_starts[i]
+
+
+class ProjectionBuilder:
+    """Accumulates visible pieces in reading order."""
+
+    __slots__ = ("_parts", "_vis", "_src", "_end", "_length")
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._vis: list[int] = []
+        self._src: list[int] = []
+        self._end: list[int] = []
+        self._length = 0
+
+    def add(self, visible: str, src_start: int, src_end: int) -> None:
+        """Add ``visible``, read from source ``[src_start, src_end)``."""
+        if not visible:
+            return
+        if not visible.isascii() and len(visible) == src_end - src_start:
+            if _IGNORABLE.search(visible):
+                self._add_without_ignorables(visible, src_start)
+                return
+        self._push(visible, src_start, src_end)
+
+    def _add_without_ignorables(self, visible: str, src_start: int) -> None:
+        pos = 0
+        for match in _IGNORABLE.finditer(visible):
+            if match.start() > pos:
+                self._push(visible[pos : match.start()], src_start + pos, src_start + match.start())
+            pos = match.end()
+        if pos < len(visible):
+            self._push(visible[pos:], src_start + pos, src_start + len(visible))
+
+    def _push(self, visible: str, src_start: int, src_end: int) -> None:
+        self._parts.append(visible)
+        self._vis.append(self._length)
+        self._src.append(src_start)
+        self._end.append(src_end)
+        self._length += len(visible)
+
+    @property
+    def length(self) -> int:
+        return self._length
+
+    def build(self) -> Projection:
+        return Projection("".join(self._parts), tuple(self._vis), tuple(self._src), tuple(self._end))
+
+
+# --- HTML ------------------------------------------------------------------
+
+_TAG = regex.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)([^<>]*)>")
+_ENTITY = regex.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_HIDING_STYLE = regex.compile(r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])", regex.I)
+_HIDDEN_ATTR = regex.compile(r"(?:^|\s)(?:hidden|aria-hidden\s*=\s*[\"']?true)(?=[\s/=>]|$)", regex.I)
+# Elements whose content a browser never shows as text.
+_HIDDEN_ELEMENTS = frozenset({"script", "style", "template", "head", "title", "noscript", "textarea", "select", "object", "iframe", "svg", "math"})
+# Tags that break the flow of text (so ``4<br>2`` is two numbers, not ``42``).
+BREAKING_TAGS = frozenset(
+    {"br", "p", "div", "li", "ul", "ol", "tr", "td", "th", "table", "thead", "tbody", "hr", "img",
+     "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "section", "article", "header",
+     "footer", "dd", "dt", "dl", "figure", "figcaption", "details", "summary", "caption", "nav", "aside"}
+)
+
+
+def add_tag_break(builder: ProjectionBuilder, name: str, start: int, end: int) -> None:
+    """A block-level tag ends a sentence (U+2029); ``<br>`` and ``<img>`` only break words."""
+    name = name.lower()
+    if name in ("br", "img", "wbr"):
+        builder.add("\n" if name == "br" else " ", start, end)
+    elif name in BREAKING_TAGS:
+        builder.add(PARAGRAPH_BREAK, start, end)
+
+
+PARAGRAPH_BREAK = "\u2029"
+
+
+class HiddenTracker:
+    """Follows open and close tags to know whether text is currently shown."""
+
+    __slots__ = ("_hidden_tag", "_depth")
+
+    def __init__(self) -> None:
+        self._hidden_tag: str | None = None
+        self._depth = 0
+
+    @property
+    def hidden(self) -> bool:
+        return self._hidden_tag is not None
+
+    def feed(self, closing: bool, name: str, attrs: str) -> None:
+        name = name.lower()
+        self_closing = attrs.rstrip().endswith("/")
+        if self._hidden_tag is not None:
+            if name == self._hidden_tag and not self_closing:
+                self._depth += -1 if closing else 1
+                if self._depth == 0:
+                    self._hidden_tag = None
+            return
+        if closing or self_closing:
+            return
+        if name in _HIDDEN_ELEMENTS or _HIDDEN_ATTR.search(attrs) or (
+            "style" in attrs.lower() and _HIDING_STYLE.search(attrs)
+        ):
+            self._hidden_tag = name
+            self._depth = 1
+
+
+def parse_tag(source: str) -> tuple[bool, str, str] | None:
+    """``(closing, name, attributes)`` of one tag's source, or None if not a tag."""
+    match = _TAG.fullmatch(source.strip())
+    if match is None:
+        return None
+    return match.group(1) == "/", match.group(2), match.group(3)
+
+
+class HtmlSource(Protocol):
+    """HTML text plus a way to add its ranges to a projection (see reading.py)."""
+
+    content: str
+
+    def add(self, builder: ProjectionBuilder, start: int, end: int, visible: str | None = None) -> None: ...
+
+    def source(self, offset: int) -> int: ...
+
+
+def add_html_text(builder: ProjectionBuilder, html_source: HtmlSource, tracker: HiddenTracker) -> None:
+    """Add the text an HTML block displays: no tags, comments or hidden parts.
+
+    One linear scan: comments end at the next ``-->`` (found with str.find, so
+    many unclosed ``<!--`` cannot make it quadratic).
+    """
+    source = html_source.content
+    pos = 0
+    n = len(source)
+    while pos < n:
+        lt = source.find("<", pos)
+        amp = source.find("&", pos)
+        nxt = min(x for x in (lt, amp, n) if x >= 0)
+        if nxt > pos and not tracker.hidden:
+            html_source.add(builder, pos, nxt)
+        if nxt == n:
+            return
+        if nxt == amp:
+            match = _ENTITY.match(source, amp)
+            end = amp + 1 if match is None else match.end()
+            if not tracker.hidden:
+                visible = "&" if match is None else html.unescape(match.group())
+                builder.add(visible, html_source.source(amp), html_source.source(end - 1) + 1)
+            pos = end
+            continue
+        if source.startswith("<!--", lt):
+            close = source.find("-->", lt + 4)
+            pos = n if close < 0 else close + 3
+            continue
+        if source.startswith(("<!", "<?"), lt):
+            close = source.find(">", lt + 2)
+            pos = n if close < 0 else close + 1
+            continue
+        match = _TAG.match(source, lt)
+        if match is None:
+            if not tracker.hidden:
+                html_source.add(builder, lt, lt + 1)
+            pos = lt + 1
+            continue
+        name = match.group(2)
+        tracker.feed(match.group(1) == "/", name, match.group(3))
+        if not tracker.hidden:
+            add_tag_break(builder, name, html_source.source(lt), html_source.source(match.end() - 1) + 1)
+        pos = match.end()
