@@ -70,3 +70,11 @@ class Report:
             "violations": [f.to_dict() for f in self.findings],
             "counts": self.counts,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    """A report together with the path (or id) of the section it grades."""
+
+    path: str
+    report: Report

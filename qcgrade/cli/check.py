@@ -1,0 +1,72 @@
+"""``qcgrade check``, ``qcgrade checks`` and ``qcgrade demo``."""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from ..checks import CHECKS
+from ..evidence import EvidenceSlice, load_slice
+from ..files import InputError, discover_sections, read_section, read_slice, slice_beside
+from ..findings import Graded
+from ..grader import grade
+from ..render import RENDERERS
+from .app import EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, emit, fail, friendly, options_from
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside each NAME.md).")
+@click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
+@click.option("--tier2", is_flag=True, help="Also run the tier-2 disciplines.")
+@click.option("--select", help="Comma-separated checks to run (default: tier 1, plus tier 2 with --tier2).")
+@click.option("--ignore", help="Comma-separated checks to skip.")
+@friendly
+def check(paths: tuple[Path, ...], slice_path: Path | None, fmt: str, tier2: bool, select: str | None, ignore: str | None) -> None:
+    """Grade section files (or directories of them) against their evidence slices."""
+    options = options_from(tier2, select, ignore)
+    evidence = read_slice(slice_path) if slice_path is not None else None
+    results: list[Graded] = []
+    for path in discover_sections(list(paths)):
+        text = read_section(path)
+        results.append(Graded(str(path), grade(text, evidence or _slice_for(path), options)))
+    if not results:
+        fail("no section files found in " + ", ".join(str(p) for p in paths))
+    emit(results, fmt)
+    sys.exit(EXIT_PASSED if all(r.report.passed for r in results) else EXIT_VIOLATIONS)
+
+
+def _slice_for(section: Path) -> EvidenceSlice:
+    beside = slice_beside(section)
+    if beside is None:
+        raise InputError(f"{section}: no slice given and no {section.stem}.json or {section.stem}.slice.json beside it (use --slice)")
+    return read_slice(beside)
+
+
+@click.command(name="checks")
+def list_checks() -> None:
+    """List every check with its one-line documentation."""
+    width = max(len(c.name) for c in CHECKS)
+    for c in CHECKS:
+        click.echo(f"{c.name:<{width}}  tier {c.tier}  {c.summary}")
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
+@friendly
+def demo(fmt: str) -> None:
+    """Grade the bundled example: a clean section and a failing one."""
+    base = resources.files("qcgrade") / "demo"
+    evidence = load_slice(base.joinpath("slice.json").read_bytes())
+    results = []
+    for name in ("clean.md", "failing.md"):
+        text = base.joinpath(name).read_text(encoding="utf-8")
+        results.append(Graded(f"demo/{name}", grade(text, evidence, tier2=True)))
+    for result in results:
+        click.echo(f"== {result.path}: {'PASS' if result.report.passed else 'FAIL'}")
+        emit([result], fmt)
+    ok = results[0].report.passed and not results[1].report.passed
+    sys.exit(EXIT_PASSED if ok else EXIT_INTERNAL)

@@ -1,0 +1,71 @@
+"""Reading sections and slices from disk, with one-line errors that name the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .evidence import EvidenceSlice, SliceError, load_slice
+
+
+class InputError(Exception):
+    """Bad input: the message is one line that names the file and the problem."""
+
+
+def read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a file") from None
+    except PermissionError:
+        raise InputError(f"{path}: cannot read: permission denied") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def decode(path: Path | str, raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
+
+
+def read_section(path: Path) -> str:
+    """The text of a section file, which must be UTF-8."""
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory, expected a section file")
+    return decode(path, read_bytes(path))
+
+
+def read_slice(path: Path) -> EvidenceSlice:
+    """A validated slice from a JSON file."""
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory, expected a slice JSON file")
+    raw = read_bytes(path)
+    decode(path, raw)
+    try:
+        return load_slice(raw)
+    except SliceError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def slice_beside(section: Path) -> Path | None:
+    """``NAME.json`` or ``NAME.slice.json`` next to ``NAME.md``, if one exists."""
+    for candidate in (section.with_suffix(".json"), section.with_suffix(".slice.json")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def discover_sections(paths: list[Path]) -> list[Path]:
+    """Files as given; directories expand to their ``*.md`` files, sorted."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*.md") if p.is_file()))
+        elif not path.exists():
+            raise InputError(f"{path}: no such file or directory")
+        else:
+            found.append(path)
+    return found

@@ -1,0 +1,21 @@
+"""Output formats. Each module has a pure ``render(results) -> str``.
+
+``results`` is a sequence of :class:`~qcgrade.findings.Graded` (path plus
+report), so one call renders one section or a whole directory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..findings import Graded
+from . import json_format, text
+
+Renderer = Callable[[Sequence[Graded]], str]
+
+RENDERERS: dict[str, Renderer] = {
+    "text": text.render,
+    "json": json_format.render,
+}
+
+__all__ = ["RENDERERS", "Renderer"]
