@@ -10,12 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
-
-ID_PATTERN = r"^[^\W\d_][^\W_]*(?:[-_][^\W_]+)*$"
-
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
@@ -77,15 +75,16 @@ class EvidenceSlice(_Strict):
         _reject_duplicates([x.id for x in xrefs], "xref id")
         return xrefs
 
-    @property
+    # Computed once per slice: reward loops grade many sections per slice.
+    @cached_property
     def card_ids(self) -> frozenset[str]:
         return frozenset(c.id for c in self.cards)
 
-    @property
+    @cached_property
     def metric_tags(self) -> frozenset[str]:
         return frozenset(m.tag for m in self.metrics)
 
-    @property
+    @cached_property
     def xref_ids(self) -> frozenset[str]:
         return frozenset(x.id for x in self.xref)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .checks import CHECKS, Check
@@ -15,6 +16,7 @@ class UnknownCheckError(ValueError):
     """A check name in ``select``/``ignore`` that qcgrade does not have."""
 
 
+@lru_cache(maxsize=64)
 def active_checks(options: Options) -> tuple[Check, ...]:
     """The checks an options value selects, in their canonical order."""
     known = {check.name for check in CHECKS}

@@ -28,6 +28,8 @@ XREF = regex.compile(r"§\s?(\w(?:[\w\-]|\.(?=\w)){0,127})")
 #: underscore (``FY25``, ``Q3``, ``m_rev2`` are identifiers), nor after a
 #: letter-hyphen (``COVID-19``) or an identifier's dot (``v2.3``).
 NUMERAL = regex.compile(
+    # The first-character test comes first so most positions fail fast.
+    rf"(?=[+\-\u2212\u00B1\p{{Sc}}\p{{Nd}}\p{{Numeric_Type=Digit}}])"
     rf"(?<![\p{{L}}\p{{M}}\p{{Nd}}\p{{Numeric_Type=Digit}}_])(?<!\p{{L}}[-\u2010\u2011])(?<!{DIGIT}[.,])"
     rf"[+\-\u2212\u00B1]?\p{{Sc}}?"
     rf"{DIGIT}+(?:[.,'\u00A0\u202F\u2009]{DIGIT}+)*"
@@ -35,46 +37,48 @@ NUMERAL = regex.compile(
 )
 HAS_DIGIT = regex.compile(DIGIT)
 
-# Sentence-final punctuation, optional closing quotes/brackets, then a space or end.
-SENTENCE_END = regex.compile(r"[.!?\u3002\uFF01\uFF1F\u2026]+[\"'\u201D\u2019\u00BB)\]]*(?=\s|$)|\u2029")
-_WORD_BEFORE = regex.compile(r"(\S{1,24})$")
-_INITIALS = regex.compile(r"^\(?(?:\p{L}\.)*\p{L}$")
-
-#: Words that end with a period without ending the sentence.
-ABBREVIATIONS = frozenset(
-    "e.g i.e cf vs viz approx ca incl esp est resp al mr mrs ms dr prof fig figs "
-    "eq ref refs vol pp sec ch jan feb mar apr jun jul aug sep sept oct nov".split()
-)
+#: Words that end with a period without ending the sentence (any case).
+ABBREVIATIONS = (
+    "e.g i.e cf vs viz approx ca incl esp est resp al mr mrs ms dr prof fig figs eq ref refs vol pp sec ch "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+).split()
 #: Abbreviations that are ordinary words in lower case ("said no.").
-CASED_ABBREVIATIONS = frozenset({"No", "Nos", "St"})
+CASED_ABBREVIATIONS = ("No", "Nos", "St")
+#: Company suffixes end a sentence only when a capitalised word follows.
+COMPANY_SUFFIXES = ("Inc", "Corp", "Ltd", "Co", "Bros", "Plc", "LLC", "PLC")
 
-TLDR_LABEL = regex.compile(r"^\s*(TL\s*;\s*DR)(?![\p{L}\p{N}])\s*:?", regex.IGNORECASE)
+
+def _alternatives(words: list[str] | tuple[str, ...]) -> str:
+    return "|".join(regex.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+# A sentence ends at . ! ? (and CJK/ellipsis forms), optional closing quotes,
+# brackets or emphasis, then whitespace or the end; never after an
+# abbreviation, an initial ("J.", "U.S."), or a company suffix followed by a
+# lower-case word. Unit breaks (U+2029) always end one. One compiled pattern,
+# so the whole scan stays in C.
+_NOT_WORD = r"(?<![\p{L}\p{M}.])"
+SENTENCE_END = regex.compile(
+    r"(?:"
+    r"\."
+    rf"(?<!{_NOT_WORD}(?i:{_alternatives(ABBREVIATIONS)})\.)"
+    rf"(?<!{_NOT_WORD}(?:{_alternatives(CASED_ABBREVIATIONS)})\.)"
+    rf"(?<!{_NOT_WORD}(?:\p{{L}}\.)*\p{{L}}\.)"
+    rf"(?!(?<={_NOT_WORD}(?:{_alternatives(COMPANY_SUFFIXES)})\.)\s+\p{{Ll}})"
+    r"[.!?\u3002\uFF01\uFF1F\u2026]*"
+    r"|[!?\u3002\uFF01\uFF1F\u2026][.!?\u3002\uFF01\uFF1F\u2026]*"
+    r")[\"'\u201D\u2019\u00BB)\]*_]*(?:\s+|$)|\u2029\s*"
+)
+
+TLDR_ANYWHERE = regex.compile(r"TL\s*;\s*DR", regex.IGNORECASE)
+TLDR_LABEL = regex.compile(r"\s*(TL\s*;\s*DR)(?![\p{L}\p{N}])\s*:?", regex.IGNORECASE)
 # Inline TL;DR items start at the beginning or after ';' (or a line break) with a dash.
 TLDR_ITEM = regex.compile(r"(?:^|[;\n])\s*[-\u2013\u2014\u2022*]\s+")
 
 
 def sentence_ends(text: str) -> list[int]:
-    """Offsets just past each sentence end in ``text`` (abbreviations skipped)."""
-    ends: list[int] = []
-    for match in SENTENCE_END.finditer(text):
-        if match.group() == "\u2029":
-            ends.append(match.end())
-            continue
-        punct = match.group()
-        if punct[0] == "." and punct[:2] != "..":
-            start = match.start()
-            word = _WORD_BEFORE.search(text[max(0, start - 24) : start])
-            if word is not None and _is_abbreviation(word.group(1)):
-                continue
-        ends.append(match.end())
-    return ends
-
-
-def _is_abbreviation(word: str) -> bool:
-    bare = word.lstrip("([\"'\u201C\u2018")
-    if bare in CASED_ABBREVIATIONS or bare.lower() in ABBREVIATIONS:
-        return True
-    return _INITIALS.match(bare) is not None
+    """Offsets just past each sentence end in ``text``."""
+    return [m.end() for m in SENTENCE_END.finditer(text)]
 
 
 def citation_ids(group: str, offset: int) -> list[tuple[str, int, int]]:
@@ -85,7 +89,8 @@ def citation_ids(group: str, offset: int) -> list[tuple[str, int, int]]:
     """
     found: list[tuple[str, int, int]] = []
     pos = 0
-    for part in regex.split(r"[,;]", group):
+    parts = group.replace(";", ",").split(",") if ("," in group or ";" in group) else (group,)
+    for part in parts:
         stripped = part.strip()
         if stripped and CITATION_ID.fullmatch(stripped):
             start = offset + pos + part.index(stripped)

@@ -32,5 +32,16 @@ class Options:
     coverage_floor: int | None = None
     allow_years: bool = False
 
+    def __post_init__(self) -> None:
+        # Normalise so that options built from lists or sets stay hashable.
+        if self.select is not None and not isinstance(self.select, frozenset):
+            object.__setattr__(self, "select", frozenset(self.select))
+        if not isinstance(self.ignore, frozenset):
+            object.__setattr__(self, "ignore", frozenset(self.ignore))
+        if not isinstance(self.hedge_words, tuple):
+            object.__setattr__(self, "hedge_words", tuple(self.hedge_words))
+        if self.coverage_floor is not None and (not isinstance(self.coverage_floor, int) or self.coverage_floor < 0):
+            raise ValueError(f"coverage_floor must be a non-negative integer, got {self.coverage_floor!r}")
+
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)

@@ -13,35 +13,59 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import re
+
 import regex
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from .spans import line_starts
 from .visible import (
     HiddenTracker,
     Projection,
     ProjectionBuilder,
     add_html_text,
     add_tag_break,
+    builder_for,
     parse_tag,
 )
 
-# Characters that can start inline markup in CommonMark. Content without any
-# of them (and without a link) renders as itself.
-_MARKUP_CHARS = frozenset("`<&\\*")
+# Characters that start inline markup other than emphasis (code, HTML,
+# entities, escapes) and the start of an inline link or image.
+_MARKUP = re.compile(r"[`<&\\]|\]\(")
+_DELIMITER = re.compile(r"[*_]")
 # An underscore between two letters or digits can never delimit emphasis.
-_EMPHASIS_UNDERSCORE = regex.compile(r"(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])")
+_EMPHASIS_UNDERSCORE = regex.compile(r"_(?<![\p{L}\p{N}]_)|_(?![\p{L}\p{N}])")
+
+
+#: Separates units in the visible text; it always ends a sentence.
+UNIT_BREAK = "\u2029"
 
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """A block of visible text that no sentence crosses."""
+    """A block of visible text that no sentence crosses: ``visible[start:end]``."""
 
     kind: str  # paragraph | heading | row | code | html
-    projection: Projection
-    code_ranges: tuple[tuple[int, int], ...]  # visible ranges shown verbatim as code
+    start: int
+    end: int
     token_index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """The visible text of a whole section, its units and where code is shown."""
+
+    projection: Projection
+    units: tuple[Unit, ...]
+    code: tuple[tuple[int, int], ...]  # visible ranges shown verbatim as code, sorted
+    tokens: list[Token]
+    line_starts: list[int]
+
+    @property
+    def visible(self) -> str:
+        return self.projection.text
 
 
 class _TrackedState(StateInline):
@@ -95,27 +119,33 @@ def _make_parser() -> MarkdownIt:
 
 
 _PARSER = _make_parser()
+_EMPHASIS_RULE = next(rule.fn for rule in _PARSER.inline.ruler.__rules__ if rule.name == "emphasis")
 
 
 class _Lines:
-    """Source lines of the original text (any line ending) and their offsets."""
+    """Line starts of the original text (any line ending); lines sliced on demand."""
+
+    __slots__ = ("text", "starts", "_ends")
 
     def __init__(self, text: str) -> None:
-        starts = [0]
-        lines: list[str] = []
-        pos = 0
-        n = len(text)
-        while True:
-            nl = text.find("\n", pos)
-            cr = text.find("\r", pos, nl if nl >= 0 else n)
-            end = cr if cr >= 0 else (nl if nl >= 0 else n)
-            lines.append(text[pos:end])
-            if end == n:
-                break
-            pos = end + (2 if text.startswith("\r\n", end) else 1)
-            starts.append(pos)
-        self.lines = lines
-        self.starts = starts
+        self.text = text
+        self.starts = line_starts(text)
+        # A line ends before its terminator (\n, \r\n or \r).
+        ends = []
+        for start in self.starts[1:]:
+            end = start - 1
+            if end > 0 and text[end] == "\n" and text[end - 1] == "\r":
+                end -= 1
+            ends.append(end)
+        ends.append(len(text))
+        self._ends = ends
+
+    def line(self, index: int) -> str:
+        index = min(index, len(self.starts) - 1)
+        return self.text[self.starts[index] : self._ends[index]]
+
+    def start(self, index: int) -> int:
+        return self.starts[min(index, len(self.starts) - 1)]
 
 
 class _Content:
@@ -129,11 +159,9 @@ class _Content:
         self._source_starts: list[int] = []
         offset = 0
         for i, piece in enumerate(content.split("\n")):
-            index = min(first_line + i, len(lines.lines) - 1)
-            line = lines.lines[index]
-            col = _locate(line, piece, cursor if i == 0 else None)
+            col = _locate(lines.line(first_line + i), piece, cursor if i == 0 else None)
             self._content_starts.append(offset)
-            self._source_starts.append(lines.starts[index] + col)
+            self._source_starts.append(lines.start(first_line + i) + col)
             offset += len(piece) + 1
 
     def add(self, builder: ProjectionBuilder, start: int, end: int, visible: str | None = None) -> None:
@@ -190,53 +218,104 @@ def _locate(line: str, piece: str, cursor: int | None) -> int:
     return max(0, col - (len(piece) - len(bare))) if col >= 0 else min(cursor, len(line))
 
 
-def read_units(text: str) -> tuple[list[Unit], list[Token], dict[str, Any]]:
-    """Parse ``text`` into visible units, plus the block tokens and env."""
-    normalized = text.replace("\r\n", "\n").replace("\r", "\n")
+def read_document(text: str) -> Document:
+    """Parse ``text`` into its visible text, one unit after another."""
+    normalized = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     env: dict[str, Any] = {}
     tokens = _PARSER.parse(normalized, env)
     lines = _Lines(text)
     tracker = HiddenTracker()
+    builder = builder_for(text)
     units: list[Unit] = []
-    row: ProjectionBuilder | None = None
-    row_code: list[tuple[int, int]] = []
+    code: list[tuple[int, int]] = []
+    row_start = -1
     row_cursor = 0
     for index, token in enumerate(tokens):
         kind = token.type
         if kind == "inline":
-            parent = tokens[index - 1].type
-            if parent in ("th_open", "td_open") and row is not None and token.map is not None:
-                content = _Content(token.content, token.map[0], lines, row_cursor)
-                if row.length:
-                    row.add(" ", content.source(0), content.source(0))
-                _read_inline(content, row, row_code, tracker, env)
-                row_cursor = content.source(len(token.content)) - lines.starts[token.map[0]]
-                continue
             if token.map is None:
                 continue
-            builder = ProjectionBuilder()
-            code: list[tuple[int, int]] = []
-            _read_inline(_Content(token.content, token.map[0], lines), builder, code, tracker, env)
-            unit_kind = "heading" if parent == "heading_open" else "paragraph"
-            units.append(Unit(unit_kind, builder.build(), tuple(code), index))
+            parent = tokens[index - 1].type
+            if parent == "th_open" or parent == "td_open":
+                if row_start < 0:
+                    continue
+                if builder.length > row_start:
+                    at = lines.start(token.map[0]) + row_cursor
+                    builder.add(" ", at, at)
+                end = _read_block_inline(token.content, token.map[0], lines, builder, code, tracker, env, row_cursor)
+                row_cursor = end - lines.start(token.map[0])
+                continue
+            start = builder.length
+            _read_block_inline(token.content, token.map[0], lines, builder, code, tracker, env)
+            _close_unit(builder, units, "heading" if parent == "heading_open" else "paragraph", start, index)
         elif kind == "tr_open":
-            row, row_code, row_cursor = ProjectionBuilder(), [], 0
-        elif kind == "tr_close" and row is not None:
-            units.append(Unit("row", row.build(), tuple(row_code), index))
-            row = None
-        elif kind in ("fence", "code_block") and token.map is not None and not tracker.hidden:
+            row_start, row_cursor = builder.length, 0
+        elif kind == "tr_close" and row_start >= 0:
+            _close_unit(builder, units, "row", row_start, index)
+            row_start = -1
+        elif (kind == "fence" or kind == "code_block") and token.map is not None and not tracker.hidden:
             first = token.map[0] + (1 if kind == "fence" else 0)
-            builder = ProjectionBuilder()
             content = _Content(token.content.rstrip("\n"), first, lines)
+            start = builder.length
             content.add(builder, 0, len(content.content))
-            projection = builder.build()
-            units.append(Unit("code", projection, ((0, len(projection.text)),), index))
+            code.append((start, builder.length))
+            _close_unit(builder, units, "code", start, index)
         elif kind == "html_block" and token.map is not None:
-            builder = ProjectionBuilder()
-            content = _Content(token.content.rstrip("\n"), token.map[0], lines)
-            add_html_text(builder, content, tracker)
-            units.append(Unit("html", builder.build(), (), index))
-    return units, tokens, env
+            start = builder.length
+            add_html_text(builder, _Content(token.content.rstrip("\n"), token.map[0], lines), tracker)
+            _close_unit(builder, units, "html", start, index)
+    return Document(builder.build(), tuple(units), tuple(code), tokens, lines.starts)
+
+
+def _close_unit(builder: ProjectionBuilder, units: list[Unit], kind: str, start: int, index: int) -> None:
+    if builder.length > start:
+        units.append(Unit(kind, start, builder.length, index))
+        builder.add_break(UNIT_BREAK)
+
+
+PLAIN, EMPHASIS, FULL = 0, 1, 2
+
+
+def _markup(src: str, env: dict[str, Any]) -> int:
+    """How much of the inline parser ``src`` needs.
+
+    PLAIN renders as itself; EMPHASIS holds ``*``/``_`` delimiters and nothing
+    else that could be markup (links need ``](`` or a reference definition);
+    FULL needs every inline rule.
+    """
+    if _MARKUP.search(src) is not None or ("[" in src and env.get("references")):
+        return FULL
+    if "*" in src or ("_" in src and _EMPHASIS_UNDERSCORE.search(src) is not None):
+        return EMPHASIS
+    return PLAIN
+
+
+def _read_block_inline(
+    src: str,
+    first_line: int,
+    lines: _Lines,
+    builder: ProjectionBuilder,
+    code: list[tuple[int, int]],
+    tracker: HiddenTracker,
+    env: dict[str, Any],
+    cursor: int | None = None,
+) -> int:
+    """Read one inline token (paragraph, heading or table cell); return its source end.
+
+    Plain text found verbatim in the source becomes a single piece: the
+    common case, kept cheap.
+    """
+    if _markup(src, env) == PLAIN:
+        newline = src.find("\n")
+        first = src if newline < 0 else src[:newline]
+        start = lines.start(first_line) + _locate(lines.line(first_line), first, cursor)
+        if lines.text.startswith(src, start):
+            if not tracker.hidden:
+                builder.add(src, start, start + len(src))
+            return start + len(src)
+    content = _Content(src, first_line, lines, cursor)
+    _read_inline(content, builder, code, tracker, env)
+    return content.source(len(src))
 
 
 def _read_inline(
@@ -249,22 +328,46 @@ def _read_inline(
     if tracker.hidden:
         return
     src = content.content
-    if (
-        _MARKUP_CHARS.isdisjoint(src)
-        and "](" not in src
-        and not ("[" in src and env.get("references"))
-        and ("_" not in src or _EMPHASIS_UNDERSCORE.search(src) is None)
-    ):
+    kind = _markup(src, env)
+    if kind == PLAIN:
         content.add(builder, 0, len(src))
         return
     children: list[Token] = []
     state = _TrackedState(src, _PARSER, env, children)
-    _PARSER.inline.tokenize(state)
+    if kind == EMPHASIS:
+        _tokenize_emphasis(state)
+    else:
+        _PARSER.inline.tokenize(state)
     for rule in _PARSER.inline.ruler2.getRules(""):
         rule(state)
     _walk_inline(children, content, builder, code, tracker)
     if tracker.hidden:
         tracker.__init__()  # an inline element cannot hide past its block
+
+
+def _tokenize_emphasis(state: _TrackedState) -> None:
+    """markdown-it-py's emphasis rule at each ``*``/``_``, plain text between.
+
+    Equivalent to the full inline tokenizer when nothing but emphasis can be
+    markup, and far cheaper: the full loop tries every rule at every
+    punctuation character.
+    """
+    src = state.src
+    for match in _DELIMITER.finditer(src):
+        at = match.start()
+        if at < state.pos:
+            continue
+        if at > state.pos:
+            state.append_pending(src[state.pos : at])
+            state.pos = at
+        if not _EMPHASIS_RULE(state, False):
+            state.append_pending(src[at])
+            state.pos = at + 1
+    if state.pos < len(src):
+        state.append_pending(src[state.pos :])
+        state.pos = len(src)
+    if state.pending:
+        state.pushPending()
 
 
 def _walk_inline(

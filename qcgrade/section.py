@@ -2,12 +2,16 @@
 
 Every check reads this one immutable value. Offsets are into the original
 text; what is recorded is what a reader sees in the rendered section (see
-:mod:`qcgrade.reading`).
+:mod:`qcgrade.reading`). Markers and TL;DRs are found when the section is
+parsed; sentences and numerals are built the first time they are asked for,
+because a reward call on a clean section needs neither in full.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from markdown_it.token import Token
 
@@ -18,13 +22,14 @@ from .lexicon import (
     HAS_DIGIT,
     METRIC_TAG,
     NUMERAL,
+    TLDR_ANYWHERE,
     TLDR_ITEM,
     TLDR_LABEL,
     XREF,
     citation_ids,
     sentence_ends,
 )
-from .reading import Unit, read_units
+from .reading import Document, read_document
 from .spans import LineIndex
 from .visible import fold
 
@@ -72,18 +77,98 @@ class Tldr:
     form: str  # list | inline
 
 
-@dataclass(frozen=True, slots=True)
+# Units read as one sentence each: a heading, a table row, a code block.
+_WHOLE_UNITS = frozenset({"heading", "row", "code"})
+_UNSET = object()
+
+
 class Section:
-    """Everything the checks need to know about one composed section."""
+    """Everything the checks need to know about one composed section (immutable)."""
+
+    __slots__ = (
+        "text", "lines", "citations", "metric_tags", "xrefs", "tldrs",
+        "_doc", "_folded", "_masks", "_ends", "_sentences", "_numerals", "_scan",
+    )
 
     text: str
-    sentences: tuple[Sentence, ...]
+    lines: LineIndex
     citations: tuple[Marker, ...]
     metric_tags: tuple[Marker, ...]
     xrefs: tuple[Marker, ...]
-    numerals: tuple[Numeral, ...]
     tldrs: tuple[Tldr, ...]
-    lines: LineIndex = field(repr=False, compare=False)
+
+    def __init__(self, text: str) -> None:
+        doc = read_document(text)
+        folded = fold(doc.visible)
+        found, masks = _find_markers(folded, doc.code)
+        tldrs, breaks = _find_tldrs(doc, folded)
+        ends = _sentence_ends(doc, folded, breaks)
+        markers = _markers(doc, found, ends)
+        setter = object.__setattr__
+        setter(self, "text", text)
+        setter(self, "lines", LineIndex(text, doc.line_starts))
+        setter(self, "citations", tuple(m for m in markers if m.kind == "citation"))
+        setter(self, "metric_tags", tuple(m for m in markers if m.kind == "metric"))
+        setter(self, "xrefs", tuple(m for m in markers if m.kind == "xref"))
+        setter(self, "tldrs", tuple(tldrs))
+        setter(self, "_doc", doc)
+        setter(self, "_folded", folded)
+        setter(self, "_masks", masks)
+        setter(self, "_ends", ends)
+        setter(self, "_sentences", _UNSET)
+        setter(self, "_numerals", _UNSET)
+        setter(self, "_scan", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Section is immutable; cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Section({len(self.text)} chars, {len(self._ends)} sentences, {len(self.citations)} citations)"
+
+    @property
+    def sentences(self) -> tuple[Sentence, ...]:
+        """Every sentence in reading order; ``Marker.sentence`` indexes this."""
+        if self._sentences is _UNSET:
+            object.__setattr__(self, "_sentences", _build_sentences(self))
+        return self._sentences  # type: ignore[return-value]
+
+    @property
+    def numerals(self) -> tuple[Numeral, ...]:
+        """Every numeral the reader sees, outside markers."""
+        if self._numerals is _UNSET:
+            object.__setattr__(self, "_numerals", tuple(self._scan_numerals(0, len(self._folded))))
+        return self._numerals  # type: ignore[return-value]
+
+    def numerals_outside(self, sentences: set[int]) -> Iterator[Numeral]:
+        """Numerals not in the given sentences, scanning only what is needed."""
+        if self._numerals is not _UNSET or not sentences:
+            yield from (n for n in self.numerals if n.sentence not in sentences)
+            return
+        ends = self._ends
+        start = 0
+        for index, end in enumerate(ends):
+            if index in sentences:
+                if start < (ends[index - 1] if index else 0):
+                    yield from self._scan_numerals(start, ends[index - 1])
+                start = end
+        if start < len(self._folded):
+            yield from self._scan_numerals(start, len(self._folded))
+
+    def _scan_numerals(self, start: int, end: int) -> Iterator[Numeral]:
+        folded = self._folded
+        if HAS_DIGIT.search(folded, start, end) is None:
+            return
+        scan = self._scan
+        if scan is None:
+            scan = _blank(folded, self._masks) if self._masks else folded
+            object.__setattr__(self, "_scan", scan)
+        to_source = self._doc.projection.to_source
+        ends = self._ends
+        visible = self._doc.visible
+        for match in NUMERAL.finditer(scan, start, end):
+            vs, ve = match.span()
+            src_start, src_end = to_source(vs, ve)
+            yield Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs))
 
     def finding(self, check: str, start: int, end: int, message: str, related: str | None = None) -> Finding:
         """A finding at ``[start, end)``, with its line and column."""
@@ -92,68 +177,25 @@ class Section:
         return Finding(check, message, start, end, line, column, end_line, end_column, related)
 
 
-class _Collector:
-    def __init__(self) -> None:
-        self.sentences: list[Sentence] = []
-        self.markers: dict[str, list[Marker]] = {"citation": [], "metric": [], "xref": []}
-        self.numerals: list[Numeral] = []
-        self.tldrs: list[Tldr] = []
-
-
 def parse_section(text: str) -> Section:
     """Parse a markdown section into the immutable :class:`Section`."""
-    units, tokens, _env = read_units(text)
-    visible_at = {u.token_index: bool(u.projection.text.strip()) for u in units}
-    out = _Collector()
-    for unit in units:
-        _read_unit(unit, tokens, visible_at, out)
-    return Section(
-        text=text,
-        sentences=tuple(out.sentences),
-        citations=tuple(out.markers["citation"]),
-        metric_tags=tuple(out.markers["metric"]),
-        xrefs=tuple(out.markers["xref"]),
-        numerals=tuple(out.numerals),
-        tldrs=tuple(out.tldrs),
-        lines=LineIndex(text),
-    )
+    return Section(text)
 
 
-def _read_unit(unit: Unit, tokens: list[Token], visible_at: dict[int, bool], out: _Collector) -> None:
-    projection = unit.projection
-    visible = projection.text
-    if not visible.strip():
-        return
-    folded = fold(visible)
-    breaks: list[int] = []
-    if unit.kind in ("paragraph", "heading", "html"):
-        label = TLDR_LABEL.match(folded)
-        if label is not None:
-            breaks = _read_tldr(unit, label.span(1), label.end(), folded, tokens, visible_at, out)
-    found: list[tuple[str, int, int, int, int]] = []
+_Found = tuple[str, int, int, int, int]  # kind, id start, id end, start, end (visible offsets)
+
+
+def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:
+    """Every citation id, metric tag and xref outside code; and the spans to blank."""
+    found: list[_Found] = []
     masks: list[tuple[int, int]] = []
-    if unit.kind != "code":
-        _find_markers(folded, unit.code_ranges, found, masks)
-    numerals: list[tuple[str, int, int]] = []
-    if HAS_DIGIT.search(folded):
-        scan = _masked(folded, masks)
-        numerals = [(m.group(), m.start(), m.end()) for m in NUMERAL.finditer(scan)]
-    if unit.kind in ("paragraph", "html"):
-        ends = sorted(set(sentence_ends(folded)) | set(breaks))
-    else:
-        ends = []
-    _emit_sentences(unit, visible, ends, found, numerals, out)
+    code_starts = [s for s, _ in code]
 
-
-def _find_markers(
-    folded: str,
-    code: tuple[tuple[int, int], ...],
-    found: list[tuple[str, int, int, int, int]],
-    masks: list[tuple[int, int]],
-) -> None:
-    """Collect ``(kind, id_start, id_end, start, end)`` for every marker outside code."""
     def in_code(start: int, end: int) -> bool:
-        return any(s < end and start < e for s, e in code)
+        if not code:
+            return False
+        i = bisect_right(code_starts, end - 1) - 1
+        return i >= 0 and code[i][1] > start
 
     if "[" in folded:
         for match in FOOTNOTE.finditer(folded):
@@ -174,85 +216,115 @@ def _find_markers(
             if not in_code(*match.span()):
                 masks.append(match.span())
                 found.append(("xref", *match.span(1), *match.span()))
-
-
-def _masked(text: str, masks: list[tuple[int, int]]) -> str:
-    if not masks:
-        return text
-    chars = list(text)
-    for start, end in masks:
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
-
-
-def _emit_sentences(
-    unit: Unit,
-    visible: str,
-    ends: list[int],
-    found: list[tuple[str, int, int, int, int]],
-    numerals: list[tuple[str, int, int]],
-    out: _Collector,
-) -> None:
-    projection = unit.projection
-    bounds = [0, *[e for e in ends if 0 < e < len(visible)], len(visible)]
     found.sort(key=lambda item: item[3])
-    numerals.sort(key=lambda item: item[1])
-    fi = ni = 0
-    for lo, hi in zip(bounds, bounds[1:]):
+    masks.sort()
+    return found, masks
+
+
+def _blank(text: str, masks: list[tuple[int, int]]) -> str:
+    """``text`` with marker spans replaced by spaces, so their digits never count."""
+    parts = []
+    prev = 0
+    for start, end in masks:
+        if start >= prev:
+            parts.append(text[prev:start])
+            parts.append(" " * (end - start))
+            prev = end
+    parts.append(text[prev:])
+    return "".join(parts)
+
+
+def _markers(doc: Document, found: list[_Found], ends: list[int]) -> list[Marker]:
+    to_source = doc.projection.to_source
+    visible = doc.visible
+    markers = []
+    for kind, id_start, id_end, start, end in found:
+        src_start, src_end = to_source(start, end)
+        # Ids are compared byte for byte: keep what the text really says.
+        markers.append(Marker(kind, visible[id_start:id_end], src_start, src_end, bisect_right(ends, start)))
+    return markers
+
+
+def _sentence_ends(doc: Document, folded: str, breaks: list[int]) -> list[int]:
+    """Where sentences end: punctuation in prose units, TL;DR items and unit breaks.
+
+    Each end lies just past the whitespace that follows it, so no sentence is
+    blank. A sentence index is ``bisect_right(ends, offset)``.
+    """
+    ends = sentence_ends(folded)
+    whole = [(u.start, u.end) for u in doc.units if u.kind in _WHOLE_UNITS]
+    if whole:
+        starts = [s for s, _ in whole]
+        kept = []
+        for end in ends:
+            i = bisect_right(starts, end - 1) - 1
+            if i < 0 or whole[i][1] < end:
+                kept.append(end)
+        ends = kept
+    if breaks:
+        ends = sorted(set(ends).union(breaks))
+    if not ends or ends[-1] != len(folded):
+        ends.append(len(folded))
+    return ends
+
+
+def _build_sentences(section: Section) -> tuple[Sentence, ...]:
+    doc = section._doc
+    visible = doc.visible
+    to_source = doc.projection.to_source
+    units = doc.units
+    unit_starts = [u.start for u in units]
+    cites: list[list[str]] = [[] for _ in section._ends]
+    tags: list[list[str]] = [[] for _ in section._ends]
+    for marker in section.citations:
+        cites[marker.sentence].append(marker.id)
+    for marker in section.metric_tags:
+        tags[marker.sentence].append(marker.id)
+    sentences = []
+    lo = 0
+    for index, hi in enumerate(section._ends):
         piece = visible[lo:hi]
         stripped = piece.strip()
-        if not stripped:
+        first = lo + len(piece) - len(piece.lstrip())
+        src_start, src_end = to_source(first, first + len(stripped))
+        kind = units[bisect_right(unit_starts, first) - 1].kind if units else "paragraph"
+        sentences.append(Sentence(src_start, src_end, stripped, kind, tuple(cites[index]), tuple(tags[index])))
+        lo = hi
+    return tuple(sentences)
+
+
+def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
+    """TL;DR blocks, and the inline item boundaries (they end sentences)."""
+    tldrs: list[Tldr] = []
+    breaks: list[int] = []
+    units = doc.units
+    unit_starts = [u.start for u in units]
+    visible_at: dict[int, bool] | None = None
+    for hit in TLDR_ANYWHERE.finditer(folded):
+        unit = units[bisect_right(unit_starts, hit.start()) - 1]
+        if unit.kind == "row" or unit.kind == "code":
             continue
-        index = len(out.sentences)
-        cites: list[str] = []
-        tags: list[str] = []
-        while fi < len(found) and found[fi][3] < hi:
-            kind, id_start, id_end, start, end = found[fi]
-            # Ids are compared byte for byte: keep what the text really says.
-            raw = visible[id_start:id_end]
-            src_start, src_end = projection.to_source(start, end)
-            out.markers[kind].append(Marker(kind, raw, src_start, src_end, index))
-            if kind == "citation":
-                cites.append(raw)
-            elif kind == "metric":
-                tags.append(raw)
-            fi += 1
-        while ni < len(numerals) and numerals[ni][1] < hi:
-            _text, start, end = numerals[ni]
-            src_start, src_end = projection.to_source(start, end)
-            out.numerals.append(Numeral(visible[start:end], src_start, src_end, index))
-            ni += 1
-        first = lo + (len(piece) - len(piece.lstrip()))
-        last = lo + len(piece.rstrip())
-        src_start, src_end = projection.to_source(first, last)
-        out.sentences.append(Sentence(src_start, src_end, stripped, unit.kind, tuple(cites), tuple(tags)))
-
-
-def _read_tldr(
-    unit: Unit,
-    label: tuple[int, int],
-    label_end: int,
-    folded: str,
-    tokens: list[Token],
-    visible_at: dict[int, bool],
-    out: _Collector,
-) -> list[int]:
-    """Record a TL;DR block; return inline item boundaries (they end sentences)."""
-    start, end = unit.projection.to_source(*label)
-    listed = _following_list_items(unit.token_index, tokens, visible_at)
-    if listed is not None:
-        out.tldrs.append(Tldr(start, end, listed, "list"))
-        return []
-    rest = folded[label_end:]
-    items = [m.end() for m in TLDR_ITEM.finditer(rest)]
-    if not items:
-        bullets = 1 if rest.strip(" \t\n:-\u2013\u2014.;") else 0
-        out.tldrs.append(Tldr(start, end, bullets, "inline"))
-        return []
-    bounds = [*items, len(rest) + 1]
-    bullets = sum(1 for a, b in zip(bounds, bounds[1:]) if rest[a : b - 1].strip(" \t\n;.,-\u2013\u2014"))
-    out.tldrs.append(Tldr(start, end, bullets, "inline"))
-    return [label_end + m.start() + (1 if rest[m.start()] in ";\n" else 0) for m in TLDR_ITEM.finditer(rest)]
+        label = TLDR_LABEL.match(folded, unit.start, unit.end)
+        if label is None or label.start(1) != hit.start():
+            continue
+        if visible_at is None:
+            visible_at = {u.token_index: bool(folded[u.start : u.end].strip()) for u in units}
+        start, end = doc.projection.to_source(*label.span(1))
+        listed = _following_list_items(unit.token_index, doc.tokens, visible_at)
+        if listed is not None:
+            tldrs.append(Tldr(start, end, listed, "list"))
+            continue
+        rest = folded[label.end() : unit.end]
+        items = list(TLDR_ITEM.finditer(rest))
+        if not items:
+            bullets = 1 if rest.strip(" \t\n:-\u2013\u2014.;") else 0
+            tldrs.append(Tldr(start, end, bullets, "inline"))
+            continue
+        bounds = [m.end() for m in items] + [len(rest) + 1]
+        bullets = sum(1 for a, b in zip(bounds, bounds[1:]) if rest[a : b - 1].strip(" \t\n;.,-\u2013\u2014"))
+        tldrs.append(Tldr(start, end, bullets, "inline"))
+        breaks.extend(label.end() + m.start() + (1 if rest[m.start()] in ";\n" else 0) for m in items)
+    return tldrs, breaks
 
 
 def _following_list_items(index: int, tokens: list[Token], visible_at: dict[int, bool]) -> int | None:

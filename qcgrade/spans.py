@@ -14,6 +14,18 @@ Span = tuple[int, int]
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
+def line_starts(text: str) -> list[int]:
+    """Offsets where each line starts; ``\n``, ``\r\n`` and ``\r`` end lines."""
+    if "\r" in text:
+        return [0] + [m.end() for m in _NEWLINE.finditer(text)]
+    starts = [0]
+    pos = text.find("\n")
+    while pos >= 0:
+        starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
+    return starts
+
+
 class LineIndex:
     """Line starts of a text, for ``offset -> (line, column)`` by bisection.
 
@@ -23,16 +35,8 @@ class LineIndex:
 
     __slots__ = ("_starts", "_length")
 
-    def __init__(self, text: str) -> None:
-        if "\r" in text:
-            starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
-        else:
-            starts = [0]
-            pos = text.find("\n")
-            while pos >= 0:
-                starts.append(pos + 1)
-                pos = text.find("\n", pos + 1)
-        self._starts = starts
+    def __init__(self, text: str, starts: list[int] | None = None) -> None:
+        self._starts = starts if starts is not None else line_starts(text)
         self._length = len(text)
 
     def position(self, offset: int) -> tuple[int, int]:

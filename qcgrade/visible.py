@@ -11,8 +11,8 @@ came from.
 from __future__ import annotations
 
 import html
+import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from typing import Protocol
 
 import regex
@@ -27,50 +27,54 @@ _FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _FOLD.update({0x037E: ord(";"), 0x2024: ord("."), 0xFE5D: ord("["), 0xFE5E: ord("]")})
 
 
+_FOLDABLE = re.compile("[\uFF01-\uFF5E\u037E\u2024\uFE5D\uFE5E]")
+
+
 def fold(text: str) -> str:
     """Fold look-alike punctuation and letters to ASCII, preserving length."""
-    return text if text.isascii() else text.translate(_FOLD)
+    if text.isascii() or _FOLDABLE.search(text) is None:
+        return text
+    return text.translate(_FOLD)
 
 
-@dataclass(frozen=True, slots=True)
 class Projection:
     """Visible text plus, per piece, the source range it was read from.
 
     A piece is one-to-one (same length in both) or atomic (an entity or escape:
-    any visible offset inside maps to the whole source range).
+    any visible offset inside maps to the whole source range). Immutable once
+    built.
     """
 
-    text: str
-    vis_starts: tuple[int, ...]
-    src_starts: tuple[int, ...]
-    src_ends: tuple[int, ...]
+    __slots__ = ("text", "vis_starts", "src_starts", "src_ends", "_one_to_one")
+
+    def __init__(self, text: str, vis_starts: list[int], src_starts: list[int], src_ends: list[int]) -> None:
+        self.text = text
+        self.vis_starts = vis_starts
+        self.src_starts = src_starts
+        self.src_ends = src_ends
+        nxt = vis_starts[1:] + [len(text)]
+        self._one_to_one = [n - v == e - s for v, n, s, e in zip(vis_starts, nxt, src_starts, src_ends)]
 
     def to_source(self, start: int, end: int) -> tuple[int, int]:
         """Map a visible span ``[start, end)`` to a source span."""
-        return self.source_start(start), self.source_end(end)
-
-    def source_start(self, offset: int) -> int:
-        i = bisect_right(self.vis_starts, offset) - 1
+        starts = self.vis_starts
+        if not starts:
+            return 0, 0
+        i = bisect_right(starts, start) - 1
         if i < 0:
-            return self.src_starts[0] if self.src_starts else 0
-        return self._inside(i, offset, self.src_starts[i])
-
-    def source_end(self, offset: int) -> int:
-        i = bisect_right(self.vis_starts, offset - 1) - 1
-        if i < 0:
-            return self.src_starts[0] if self.src_starts else 0
-        return self._inside(i, offset - 1, self.src_ends[i] - 1) + 1
-
-    def _inside(self, i: int, offset: int, atomic: int) -> int:
-        vis_len = self._vis_len(i)
-        src_len = self.src_ends[i] - self.src_starts[i]
-        if vis_len == src_len:
-            return self.src_starts[i] + min(offset - self.vis_starts[i], src_len)
-        return atomic
-
-    def _vis_len(self, i: int) -> int:
-        nxt = self.vis_starts[i + 1] if i + 1 < len(self.vis_starts) else len(self.text)
-        return nxt - self.vis_starts[i]
+            src_start = self.src_starts[0]
+        elif self._one_to_one[i]:
+            src_start = self.src_starts[i] + start - starts[i]
+        else:
+            src_start = self.src_starts[i]
+        if end <= start:
+            return src_start, src_start
+        j = bisect_right(starts, end - 1) - 1
+        if j < 0:
+            return src_start, self.src_starts[0]
+        if self._one_to_one[j]:
+            return src_start, self.src_starts[j] + end - starts[j]
+        return src_start, self.src_ends[j]
 
 
 class ProjectionBuilder:
@@ -87,36 +91,56 @@ class ProjectionBuilder:
 
     def add(self, visible: str, src_start: int, src_end: int) -> None:
         """Add ``visible``, read from source ``[src_start, src_end)``."""
-        if not visible:
-            return
-        if not visible.isascii() and len(visible) == src_end - src_start:
-            if _IGNORABLE.search(visible):
-                self._add_without_ignorables(visible, src_start)
-                return
-        self._push(visible, src_start, src_end)
+        if visible:
+            self._parts.append(visible)
+            self._vis.append(self._length)
+            self._src.append(src_start)
+            self._end.append(src_end)
+            self._length += len(visible)
 
-    def _add_without_ignorables(self, visible: str, src_start: int) -> None:
-        pos = 0
-        for match in _IGNORABLE.finditer(visible):
-            if match.start() > pos:
-                self._push(visible[pos : match.start()], src_start + pos, src_start + match.start())
-            pos = match.end()
-        if pos < len(visible):
-            self._push(visible[pos:], src_start + pos, src_start + len(visible))
-
-    def _push(self, visible: str, src_start: int, src_end: int) -> None:
-        self._parts.append(visible)
-        self._vis.append(self._length)
-        self._src.append(src_start)
-        self._end.append(src_end)
-        self._length += len(visible)
+    def add_break(self, char: str) -> None:
+        """A visible separator that stands for no source text."""
+        at = self._end[-1] if self._end else 0
+        self.add(char, at, at)
 
     @property
     def length(self) -> int:
         return self._length
 
+
     def build(self) -> Projection:
-        return Projection("".join(self._parts), tuple(self._vis), tuple(self._src), tuple(self._end))
+        return Projection("".join(self._parts), self._vis, self._src, self._end)
+
+
+class IgnorableStrippingBuilder(ProjectionBuilder):
+    """A builder that drops zero-width code points: they render as nothing.
+
+    Used only when the source holds such characters (or entities for them),
+    so ordinary text pays nothing.
+    """
+
+    __slots__ = ()
+
+    def add(self, visible: str, src_start: int, src_end: int) -> None:
+        if visible.isascii() or not _IGNORABLE.search(visible):
+            super().add(visible, src_start, src_end)
+        elif len(visible) != src_end - src_start:
+            super().add(_IGNORABLE.sub("", visible), src_start, src_end)
+        else:
+            pos = 0
+            for match in _IGNORABLE.finditer(visible):
+                super().add(visible[pos : match.start()], src_start + pos, src_start + match.start())
+                pos = match.end()
+            super().add(visible[pos:], src_start + pos, src_end)
+
+
+def builder_for(text: str) -> ProjectionBuilder:
+    """The cheapest builder that still reads ``text`` as a reader sees it."""
+    if text.isascii() and "&" not in text:
+        return ProjectionBuilder()
+    if "&" in text or _IGNORABLE.search(text):
+        return IgnorableStrippingBuilder()
+    return ProjectionBuilder()
 
 
 # --- HTML ------------------------------------------------------------------

@@ -38,8 +38,6 @@ def test_every_check_has_pass_and_fail_cases(check: str) -> None:
 def test_case(check: str, kind: str, case: dict) -> None:
     text = case["text"]
     options = Options(select=frozenset({check}), **case.get("options", {}))
-    if "hedge_words" in case.get("options", {}):
-        options = options.with_(hedge_words=tuple(case["options"]["hedge_words"]))
     report = grade(text, SLICE, options)
     assert report.checks_run == (check,)
     got = [{"line": f.line, "column": f.column, "text": text[f.start : f.end]} for f in report.findings]

@@ -39,11 +39,10 @@ _YEAR = regex.compile(r"(?:19|20)[0-9]{2}")
 
 def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
     cards, tags = evidence.card_ids, evidence.metric_tags
-    sentences = section.sentences
-    for numeral in section.numerals:
-        sentence = sentences[numeral.sentence]
-        if any(c in cards for c in sentence.citations) or any(t in tags for t in sentence.metric_tags):
-            continue
+    annotated = {m.sentence for m in section.citations if m.id in cards}
+    annotated.update(m.sentence for m in section.metric_tags if m.id in tags)
+    # Only sentences without a valid annotation need their numerals read.
+    for numeral in section.numerals_outside(annotated):
         if options.allow_years and _YEAR.fullmatch(numeral.text):
             continue
         message = f"number {numeral.text!r} has no valid citation or registered metric tag in its sentence"

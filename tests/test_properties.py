@@ -1,0 +1,95 @@
+"""Properties that hold for every input: no crash, same bytes, honest spans."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from qcgrade import Options, grade
+
+from helpers import CASES
+
+SLICE = json.loads((CASES / "slice.json").read_text(encoding="utf-8"))
+ALL_CHECKS = Options(tier2=True)
+
+_markdownish = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(list("[]{}()<>!*_`~#|-+.;:,&\\§%$ \n\t\r0123456789ESmx_/\"'=")),
+        st.characters(),
+    ),
+    max_size=400,
+)
+_snippets = st.lists(
+    st.sampled_from([
+        "[E001]", "[E002, E9]", "{m_rev}", "{m_no}", "§s5", "§s9", "42", "3.5%", "TL;DR", "- ", "\n\n", "\n",
+        "**", "`", "<!--", "-->", "<div>", "</div>", "&#52;", "\\[", "| a | b |\n|---|---|\n", "```\n", "> ",
+        "١٢", "４２", "\u200b", "e.g. ", ". ", "FY25 ",
+    ]),
+    max_size=40,
+).map("".join)
+_texts = st.one_of(_markdownish, _snippets, st.tuples(_snippets, _markdownish).map("".join))
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    before = text[:offset].replace("\r\n", "\n").replace("\r", "\n")
+    line = before.count("\n") + 1
+    return line, len(before) - (before.rfind("\n") + 1) + 1
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_texts)
+def test_grading_never_raises_and_spans_are_honest(text: str) -> None:
+    report = grade(text, SLICE, ALL_CHECKS)
+    previous = None
+    for finding in report.findings:
+        assert 0 <= finding.start <= finding.end <= len(text)
+        # Line and column agree with a naive recount (CRLF-safe: offsets of
+        # a CRLF pair's \n share the \r's line).
+        if not (finding.start and text[finding.start - 1 : finding.start + 1] == "\r\n"):
+            assert (finding.line, finding.column) == _position(text, finding.start)
+        span = text[finding.start : finding.end]
+        if span:
+            assert not span[0].isspace() and not span[-1].isspace(), (finding, span)
+        key = finding.sort_key()
+        assert previous is None or previous <= key
+        previous = key
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Revenue grew ", "42", "% ", "[E001]", "[E009]", "{m_x}", "§s9", ". ", "7 "]), max_size=20).map("".join))
+def test_plain_text_spans_quote_exactly_what_is_reported(text: str) -> None:
+    report = grade(text, SLICE)
+    for finding in report.findings:
+        span = text[finding.start : finding.end]
+        if finding.check == "bare_number":
+            assert f"number {span!r}" in finding.message
+        elif finding.related is not None:
+            assert finding.related in span
+
+
+@settings(max_examples=150, deadline=None)
+@given(_texts)
+def test_grading_is_deterministic(text: str) -> None:
+    first = grade(text, SLICE, ALL_CHECKS)
+    second = grade(text, SLICE, ALL_CHECKS)
+    assert first.to_dict() == second.to_dict()
+
+
+def test_json_output_identical_across_processes_and_hash_seeds(tmp_path) -> None:
+    section = tmp_path / "s.md"
+    section.write_text("Revenue grew 42% [E009]. {m_x} and §s9.\n", encoding="utf-8")
+    outputs = set()
+    for seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        result = subprocess.run(
+            [sys.executable, "-m", "qcgrade", "check", str(section), "--slice", str(CASES / "slice.json"), "--format", "json", "--tier2"],
+            capture_output=True, env=env, check=False,
+        )
+        assert result.returncode == 1, result.stderr
+        outputs.add(result.stdout)
+    assert len(outputs) == 1
