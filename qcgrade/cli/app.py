@@ -58,7 +58,7 @@ def emit(results: Sequence[Graded], fmt: str) -> None:
     if fmt == "text" and _colour_wanted():
         from rich.console import Console
 
-        from .render.text import render_rich
+        from ..render.text import render_rich
 
         Console(highlight=False, soft_wrap=True).print(render_rich(results), end="")
         return
