@@ -7,35 +7,67 @@
 
 from __future__ import annotations
 
+from .auditing import AuditReport, Verdict, audit, audit_async
 from .checks import CHECK_NAMES, CHECKS, Check
 from .evidence import Card, EvidenceSlice, Metric, SliceError, Xref, load_slice
+from .corpus import CorpusItem, load_corpus
 from .findings import Finding, Report
 from .grader import UnknownCheckError, active_checks, grade
+from .injectors import (
+    DEFECTS,
+    QC_INVISIBLE,
+    QC_VISIBLE,
+    Injection,
+    InjectionRecord,
+    NotApplicable,
+    RevertError,
+    inject,
+    revert,
+)
 from .options import DEFAULT_HEDGES, Options
+from .rewards import Score, reward, score
 from .section import Section, parse_section
 from .spans import jaccard
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AuditReport",
     "CHECKS",
     "CHECK_NAMES",
-    "DEFAULT_HEDGES",
     "Card",
     "Check",
+    "CorpusItem",
+    "DEFAULT_HEDGES",
+    "DEFECTS",
     "EvidenceSlice",
     "Finding",
+    "Injection",
+    "InjectionRecord",
     "Metric",
+    "NotApplicable",
     "Options",
+    "QC_INVISIBLE",
+    "QC_VISIBLE",
     "Report",
+    "RevertError",
+    "Score",
     "Section",
     "SliceError",
     "UnknownCheckError",
+    "Verdict",
     "Xref",
     "__version__",
     "active_checks",
+    "audit",
+    "audit_async",
     "grade",
+    "inject",
     "jaccard",
+    "load_corpus",
     "load_slice",
     "parse_section",
+    "revert",
+    "reward",
+    "score",
 ]

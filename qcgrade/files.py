@@ -59,11 +59,14 @@ def slice_beside(section: Path) -> Path | None:
 
 
 def discover_sections(paths: list[Path]) -> list[Path]:
-    """Files as given; directories expand to their ``*.md`` files, sorted."""
+    """Files as given; directories expand to their ``*.md`` files, sorted.
+
+    A directory's ``README.md`` documents the folder and is not a section.
+    """
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.md") if p.is_file()))
+            found.extend(sorted(p for p in path.rglob("*.md") if p.is_file() and p.name.lower() != "readme.md"))
         elif not path.exists():
             raise InputError(f"{path}: no such file or directory")
         else:

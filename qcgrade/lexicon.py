@@ -20,8 +20,9 @@ CITATION_ID = regex.compile(rf"(?:\p{{L}}[\p{{L}}\p{{M}}]*[-_]?)?{DIGIT}+")
 # A bracket group with no nested brackets; its parts are split on , and ;.
 CITATION_GROUP = regex.compile(r"\[([^\[\]\n\u2029]{1,512})\]")
 FOOTNOTE = regex.compile(r"\[\^[^\[\]\s]{1,64}\]")
-METRIC_TAG = regex.compile(r"\{\s*([\p{L}_][\w.\-]{0,127}?)\s*\}")
-XREF = regex.compile(r"§\s?(\w(?:[\w\-]|\.(?=\w)){0,127})")
+# Whitespace inside a marker may not be the break between two blocks (U+2029).
+METRIC_TAG = regex.compile(r"\{[^\S\u2029]*([\p{L}_][\w.\-]{0,127}?)[^\S\u2029]*\}")
+XREF = regex.compile(r"§[^\S\u2029]?(\w(?:[\w\-]|\.(?=\w)){0,127})")
 
 #: A numeral: sign, currency, digit groups with separators and decimals, and a
 #: %/currency/unit suffix. Not glued to a preceding letter, digit or
@@ -59,15 +60,20 @@ def _alternatives(words: list[str] | tuple[str, ...]) -> str:
 # so the whole scan stays in C.
 _NOT_WORD = r"(?<![\p{L}\p{M}.])"
 SENTENCE_END = regex.compile(
+    r"(?=[.!?\u3002\uFF01\uFF1F\u2026\u2029])(?:"
     r"(?:"
     r"\."
+    # After anything but a letter no abbreviation is possible: skip the checks.
+    r"(?:(?<!\p{L}\.)|"
     rf"(?<!{_NOT_WORD}(?i:{_alternatives(ABBREVIATIONS)})\.)"
     rf"(?<!{_NOT_WORD}(?:{_alternatives(CASED_ABBREVIATIONS)})\.)"
     rf"(?<!{_NOT_WORD}(?:\p{{L}}\.)*\p{{L}}\.)"
     rf"(?!(?<={_NOT_WORD}(?:{_alternatives(COMPANY_SUFFIXES)})\.)\s+\p{{Ll}})"
+    r")"
     r"[.!?\u3002\uFF01\uFF1F\u2026]*"
     r"|[!?\u3002\uFF01\uFF1F\u2026][.!?\u3002\uFF01\uFF1F\u2026]*"
     r")[\"'\u201D\u2019\u00BB)\]*_]*(?:\s+|$)|\u2029\s*"
+    r")"
 )
 
 TLDR_ANYWHERE = regex.compile(r"TL\s*;\s*DR", regex.IGNORECASE)

@@ -11,12 +11,14 @@ gets a :class:`~qcgrade.visible.Projection` back to the original offsets.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from functools import lru_cache
+from typing import Any, Callable, NamedTuple
 
 import re
 
 import regex
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
@@ -28,12 +30,16 @@ from .visible import (
     add_html_text,
     add_tag_break,
     builder_for,
+    needs_cleaning,
     parse_tag,
 )
 
-# Characters that start inline markup other than emphasis (code, HTML,
-# entities, escapes) and the start of an inline link or image.
-_MARKUP = re.compile(r"[`<&\\]|\]\(")
+# What can start inline markup other than emphasis: a backtick, a tag or
+# autolink (``<`` before a non-space), an entity, a backslash escape or hard
+# break. Inline links and images are caught separately by ``](``. Each
+# alternative is a superset of what markdown-it-py accepts, so plain text
+# never goes unparsed; "R&D" or "< 5%" stay on the fast path.
+_MARKUP = re.compile(r"`|<\S|&(?:#|[A-Za-z][A-Za-z0-9]{0,31};)|\\[!-/:-@\[-`{-~\n]")
 _DELIMITER = re.compile(r"[*_]")
 # An underscore between two letters or digits can never delimit emphasis.
 _EMPHASIS_UNDERSCORE = regex.compile(r"_(?<![\p{L}\p{N}]_)|_(?![\p{L}\p{N}])")
@@ -43,8 +49,7 @@ _EMPHASIS_UNDERSCORE = regex.compile(r"_(?<![\p{L}\p{N}]_)|_(?![\p{L}\p{N}])")
 UNIT_BREAK = "\u2029"
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     """A block of visible text that no sentence crosses: ``visible[start:end]``."""
 
     kind: str  # paragraph | heading | row | code | html
@@ -62,6 +67,8 @@ class Document:
     code: tuple[tuple[int, int], ...]  # visible ranges shown verbatim as code, sorted
     tokens: list[Token]
     line_starts: list[int]
+    unit_starts: list[int]  # units[i].start, for bisection
+    cleaning: bool  # the text may show zero-width or look-alike characters
 
     @property
     def visible(self) -> str:
@@ -121,6 +128,43 @@ def _make_parser() -> MarkdownIt:
 _PARSER = _make_parser()
 _EMPHASIS_RULE = next(rule.fn for rule in _PARSER.inline.ruler.__rules__ if rule.name == "emphasis")
 
+# Block rules that cannot fire on a text lacking every one of their needles.
+# markdown-it-py tries each enabled rule at every block start and every
+# paragraph line, so leaving out the impossible ones changes no token and
+# saves most of the block pass on ordinary prose (a test compares tokens).
+_OPTIONAL_BLOCK_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("table", ("|",)),
+    ("code", ("    ", "\t")),
+    ("fence", ("```", "~~~")),
+    ("blockquote", (">",)),
+    ("reference", ("]:",)),
+    ("html_block", ("<",)),
+    ("heading", ("#",)),
+)
+# A thematic break needs two of -, * or _ with only spaces or tabs between.
+_RULE_PAIR = re.compile(r"([-*_])[ \t]*\1")
+# A setext underline is a line of only = or - once container prefixes are gone.
+_UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.MULTILINE)
+
+
+@lru_cache(maxsize=None)
+def _parser_without(absent: tuple[str, ...]) -> MarkdownIt:
+    if not absent:
+        return _PARSER
+    md = _make_parser()
+    md.block.ruler.disable(list(absent))
+    return md
+
+
+def block_parser_for(text: str) -> MarkdownIt:
+    """The block parser for ``text``: ours, minus rules that cannot match it."""
+    absent = [name for name, needles in _OPTIONAL_BLOCK_RULES if not any(n in text for n in needles)]
+    if _RULE_PAIR.search(text) is None:
+        absent.append("hr")
+    if _UNDERLINE.search(text) is None:
+        absent.append("lheading")
+    return _parser_without(tuple(absent))
+
 
 class _Lines:
     """Line starts of the original text (any line ending); lines sliced on demand."""
@@ -146,6 +190,9 @@ class _Lines:
 
     def start(self, index: int) -> int:
         return self.starts[min(index, len(self.starts) - 1)]
+
+    def line_end(self, index: int) -> int:
+        return self._ends[min(index, len(self._ends) - 1)]
 
 
 class _Content:
@@ -222,10 +269,11 @@ def read_document(text: str) -> Document:
     """Parse ``text`` into its visible text, one unit after another."""
     normalized = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     env: dict[str, Any] = {}
-    tokens = _PARSER.parse(normalized, env)
+    tokens = block_parser_for(normalized).parse(normalized, env)
     lines = _Lines(text)
     tracker = HiddenTracker()
-    builder = builder_for(text)
+    cleaning = needs_cleaning(text)
+    builder = builder_for(cleaning)
     units: list[Unit] = []
     code: list[tuple[int, int]] = []
     row_start = -1
@@ -246,8 +294,24 @@ def read_document(text: str) -> Document:
                 row_cursor = end - lines.start(token.map[0])
                 continue
             start = builder.length
-            _read_block_inline(token.content, token.map[0], lines, builder, code, tracker, env)
-            _close_unit(builder, units, "heading" if parent == "heading_open" else "paragraph", start, index)
+            src = token.content
+            line_no = token.map[0]
+            # Hot path, kept inline: plain prose that the source holds verbatim
+            # at the end of its first line (after any container prefix).
+            at = _verbatim_start(src, line_no, lines) if _plain_text(src, env) else -1
+            unit_kind = "heading" if parent == "heading_open" else "paragraph"
+            if at >= 0:
+                if not tracker.hidden and src:
+                    end = at + len(src)
+                    units.append(Unit(unit_kind, start, start + len(src), index))
+                    if end < len(text):  # the unit break stands for the line end, one to one
+                        builder.add(src + UNIT_BREAK, at, end + 1)
+                    else:
+                        builder.add(src, at, end)
+                        builder.add_break(UNIT_BREAK)
+            else:
+                _read_block_inline(src, line_no, lines, builder, code, tracker, env)
+                _close_unit(builder, units, unit_kind, start, index)
         elif kind == "tr_open":
             row_start, row_cursor = builder.length, 0
         elif kind == "tr_close" and row_start >= 0:
@@ -264,7 +328,8 @@ def read_document(text: str) -> Document:
             start = builder.length
             add_html_text(builder, _Content(token.content.rstrip("\n"), token.map[0], lines), tracker)
             _close_unit(builder, units, "html", start, index)
-    return Document(builder.build(), tuple(units), tuple(code), tokens, lines.starts)
+    units_tuple = tuple(units)
+    return Document(builder.build(), units_tuple, tuple(code), tokens, lines.starts, [u.start for u in units], cleaning)
 
 
 def _close_unit(builder: ProjectionBuilder, units: list[Unit], kind: str, start: int, index: int) -> None:
@@ -283,11 +348,35 @@ def _markup(src: str, env: dict[str, Any]) -> int:
     else that could be markup (links need ``](`` or a reference definition);
     FULL needs every inline rule.
     """
-    if _MARKUP.search(src) is not None or ("[" in src and env.get("references")):
+    if _MARKUP.search(src) is not None or "](" in src or ("[" in src and env.get("references")):
         return FULL
     if "*" in src or ("_" in src and _EMPHASIS_UNDERSCORE.search(src) is not None):
         return EMPHASIS
     return PLAIN
+
+
+def _plain_text(src: str, env: dict[str, Any]) -> bool:
+    return (
+        _MARKUP.search(src) is None
+        and "](" not in src
+        and "*" not in src
+        and ("_" not in src or _EMPHASIS_UNDERSCORE.search(src) is None)
+        and not ("[" in src and env.get("references"))
+    )
+
+
+def _verbatim_start(src: str, line_no: int, lines: _Lines) -> int:
+    """Where ``src`` starts in the original text, if it is there verbatim as a line suffix; else -1."""
+    newline = src.find("\n")
+    first_len = len(src) if newline < 0 else newline
+    text = lines.text
+    end = lines.line_end(line_no)
+    while end > 0 and text[end - 1] in " \t":
+        end -= 1
+    at = end - first_len
+    if at >= lines.start(line_no) and text.startswith(src, at):
+        return at
+    return -1
 
 
 def _read_block_inline(
@@ -332,6 +421,15 @@ def _read_inline(
     if kind == PLAIN:
         content.add(builder, 0, len(src))
         return
+    if kind == EMPHASIS:
+        consumed = simple_emphasis(src)
+        if consumed is not None:
+            prev = 0
+            for start, end in consumed:
+                content.add(builder, prev, start)
+                prev = end
+            content.add(builder, prev, len(src))
+            return
     children: list[Token] = []
     state = _TrackedState(src, _PARSER, env, children)
     if kind == EMPHASIS:
@@ -343,6 +441,51 @@ def _read_inline(
     _walk_inline(children, content, builder, code, tracker)
     if tracker.hidden:
         tracker.__init__()  # an inline element cannot hide past its block
+
+
+_STAR_RUN = re.compile(r"\*+")
+
+
+def _delimiter_kind(src: str, start: int, end: int) -> int:
+    """CommonMark flanking of the ``*`` run ``src[start:end]``: 1 opens, 2 closes, 3 both, 0 neither."""
+    last = src[start - 1] if start > 0 else " "
+    nxt = src[end] if end < len(src) else " "
+    last_punct = isMdAsciiPunct(ord(last)) or isPunctChar(last)
+    next_punct = isMdAsciiPunct(ord(nxt)) or isPunctChar(nxt)
+    last_space = isWhiteSpace(ord(last))
+    next_space = isWhiteSpace(ord(nxt))
+    left = not (next_space or (next_punct and not (last_space or last_punct)))
+    right = not (last_space or (last_punct and not (next_space or next_punct)))
+    return (1 if left else 0) | (2 if right else 0)
+
+
+def simple_emphasis(src: str) -> list[tuple[int, int]] | None:
+    """The ``*`` runs that emphasis consumes, when the answer is unambiguous.
+
+    Handles the everyday shapes (``**bold**``, ``*a* and *b*``, properly
+    nested runs of equal length) with CommonMark's flanking rules; returns
+    None for anything else (underscore emphasis, a run that both opens and
+    closes, unequal lengths), which then goes through markdown-it-py itself.
+    """
+    if "_" in src and _EMPHASIS_UNDERSCORE.search(src) is not None:
+        return None
+    consumed: list[tuple[int, int]] = []
+    stack: list[tuple[int, int]] = []
+    for match in _STAR_RUN.finditer(src):
+        start, end = match.span()
+        kind = _delimiter_kind(src, start, end)
+        if kind == 3:
+            return None
+        if kind == 1:
+            stack.append((start, end))
+        elif kind == 2 and stack:
+            opener = stack.pop()
+            if opener[1] - opener[0] != end - start:
+                return None
+            consumed.append(opener)
+            consumed.append((start, end))
+    consumed.sort()
+    return consumed
 
 
 def _tokenize_emphasis(state: _TrackedState) -> None:

@@ -11,31 +11,30 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from markdown_it.token import Token
 
 from .findings import Finding
 from .lexicon import (
     CITATION_GROUP,
+    CITATION_ID,
     FOOTNOTE,
     HAS_DIGIT,
     METRIC_TAG,
     NUMERAL,
-    TLDR_ANYWHERE,
     TLDR_ITEM,
     TLDR_LABEL,
     XREF,
     citation_ids,
     sentence_ends,
 )
-from .reading import Document, read_document
+from .reading import Document, Unit, read_document
 from .spans import LineIndex
 from .visible import fold
 
 
-@dataclass(frozen=True, slots=True)
-class Marker:
+class Marker(NamedTuple):
     """A citation id, metric tag or cross-reference as the reader sees it."""
 
     kind: str  # citation | metric | xref
@@ -45,8 +44,7 @@ class Marker:
     sentence: int
 
 
-@dataclass(frozen=True, slots=True)
-class Numeral:
+class Numeral(NamedTuple):
     """A number the reader sees, with its sign, currency and unit."""
 
     text: str
@@ -55,8 +53,7 @@ class Numeral:
     sentence: int
 
 
-@dataclass(frozen=True, slots=True)
-class Sentence:
+class Sentence(NamedTuple):
     """The unit of annotation; never spans a paragraph, item, row or heading."""
 
     start: int
@@ -67,8 +64,7 @@ class Sentence:
     metric_tags: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Tldr:
+class Tldr(NamedTuple):
     """A TL;DR block: where its label is and how many non-empty bullets it has."""
 
     start: int
@@ -99,7 +95,7 @@ class Section:
 
     def __init__(self, text: str) -> None:
         doc = read_document(text)
-        folded = fold(doc.visible)
+        folded = fold(doc.visible) if doc.cleaning else doc.visible
         found, masks = _find_markers(folded, doc.code)
         tldrs, breaks = _find_tldrs(doc, folded)
         ends = _sentence_ends(doc, folded, breaks)
@@ -146,22 +142,26 @@ class Section:
             return
         ends = self._ends
         start = 0
-        for index, end in enumerate(ends):
-            if index in sentences:
-                if start < (ends[index - 1] if index else 0):
-                    yield from self._scan_numerals(start, ends[index - 1])
-                start = end
+        for index in sorted(sentences):
+            if 0 <= index < len(ends):
+                begin = ends[index - 1] if index else 0
+                if start < begin:
+                    yield from self._scan_numerals(start, begin)
+                start = max(start, ends[index])
         if start < len(self._folded):
             yield from self._scan_numerals(start, len(self._folded))
 
     def _scan_numerals(self, start: int, end: int) -> Iterator[Numeral]:
-        folded = self._folded
-        if HAS_DIGIT.search(folded, start, end) is None:
-            return
         scan = self._scan
         if scan is None:
-            scan = _blank(folded, self._masks) if self._masks else folded
+            # Markers blanked out: digits inside a marker never count.
+            scan = _blank(self._folded, self._masks) if self._masks else self._folded
             object.__setattr__(self, "_scan", scan)
+        digit = HAS_DIGIT.search(scan, start, end)
+        if digit is None:
+            return
+        # A numeral starts at most two characters (sign, currency) before its first digit.
+        start = max(start, digit.start() - 2)
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
@@ -202,10 +202,16 @@ def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[
             if not in_code(*match.span()):
                 masks.append(match.span())
         for match in CITATION_GROUP.finditer(folded):
-            ids = citation_ids(match.group(1), match.start(1))
+            group = match.group(1)
+            if "," in group or ";" in group or group != group.strip():
+                ids = [(s, e) for _id, s, e in citation_ids(group, match.start(1))]
+            elif CITATION_ID.fullmatch(group):  # the everyday [E001]
+                ids = [match.span(1)]
+            else:
+                continue
             if ids and not in_code(*match.span()):
                 masks.append(match.span())
-                found.extend(("citation", s, e, s, e) for _id, s, e in ids)
+                found.extend(("citation", s, e, s, e) for s, e in ids)
     if "{" in folded:
         for match in METRIC_TAG.finditer(folded):
             if not in_code(*match.span()):
@@ -252,15 +258,17 @@ def _sentence_ends(doc: Document, folded: str, breaks: list[int]) -> list[int]:
     blank. A sentence index is ``bisect_right(ends, offset)``.
     """
     ends = sentence_ends(folded)
-    whole = [(u.start, u.end) for u in doc.units if u.kind in _WHOLE_UNITS]
-    if whole:
-        starts = [s for s, _ in whole]
-        kept = []
-        for end in ends:
-            i = bisect_right(starts, end - 1) - 1
-            if i < 0 or whole[i][1] < end:
-                kept.append(end)
-        ends = kept
+    # A heading, table row or code block is one sentence: drop ends inside one.
+    inside: list[tuple[int, int]] = []
+    for unit in doc.units:
+        if unit.kind in _WHOLE_UNITS:
+            first = bisect_right(ends, unit.start)
+            last = bisect_right(ends, unit.end)
+            if last > first:
+                inside.append((first, last))
+    if inside:
+        drop = {i for first, last in inside for i in range(first, last)}
+        ends = [end for i, end in enumerate(ends) if i not in drop]
     if breaks:
         ends = sorted(set(ends).union(breaks))
     if not ends or ends[-1] != len(folded):
@@ -273,7 +281,7 @@ def _build_sentences(section: Section) -> tuple[Sentence, ...]:
     visible = doc.visible
     to_source = doc.projection.to_source
     units = doc.units
-    unit_starts = [u.start for u in units]
+    unit_starts = doc.unit_starts
     cites: list[list[str]] = [[] for _ in section._ends]
     tags: list[list[str]] = [[] for _ in section._ends]
     for marker in section.citations:
@@ -297,18 +305,19 @@ def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
     """TL;DR blocks, and the inline item boundaries (they end sentences)."""
     tldrs: list[Tldr] = []
     breaks: list[int] = []
-    units = doc.units
-    unit_starts = [u.start for u in units]
-    visible_at: dict[int, bool] | None = None
-    for hit in TLDR_ANYWHERE.finditer(folded):
-        unit = units[bisect_right(unit_starts, hit.start()) - 1]
+    visible_at: _VisibleUnits | None = None
+    for unit in doc.units:
+        # A label opens its unit; nearly every unit fails this cheap test.
+        head = folded[unit.start : unit.start + 2]
+        if head.upper() != "TL" and not (unit.kind == "html" or head[:1].isspace()):
+            continue
         if unit.kind == "row" or unit.kind == "code":
             continue
         label = TLDR_LABEL.match(folded, unit.start, unit.end)
-        if label is None or label.start(1) != hit.start():
+        if label is None:
             continue
         if visible_at is None:
-            visible_at = {u.token_index: bool(folded[u.start : u.end].strip()) for u in units}
+            visible_at = _VisibleUnits(doc.units, folded)
         start, end = doc.projection.to_source(*label.span(1))
         listed = _following_list_items(unit.token_index, doc.tokens, visible_at)
         if listed is not None:
@@ -327,7 +336,19 @@ def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
     return tldrs, breaks
 
 
-def _following_list_items(index: int, tokens: list[Token], visible_at: dict[int, bool]) -> int | None:
+class _VisibleUnits:
+    """Whether the unit read from a block token shows any text (asked rarely)."""
+
+    def __init__(self, units: tuple[Unit, ...], folded: str) -> None:
+        self._by_token = {u.token_index: u for u in units}
+        self._folded = folded
+
+    def get(self, token_index: int, default: bool = False) -> bool:
+        unit = self._by_token.get(token_index)
+        return default if unit is None else bool(self._folded[unit.start : unit.end].strip())
+
+
+def _following_list_items(index: int, tokens: list[Token], visible_at: _VisibleUnits) -> int | None:
     """Non-empty items of a list right after the block at ``index``, or None."""
     opener = tokens[index - 1] if index > 0 else None
     if opener is None or opener.type not in ("paragraph_open", "heading_open"):

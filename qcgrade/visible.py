@@ -18,8 +18,16 @@ from typing import Protocol
 import regex
 
 # Zero-width and other default-ignorable code points render as nothing, so a
-# digit run or marker split by them still reads as one to a person.
-_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}+")
+# digit run or marker split by them still reads as one to a person. The class
+# is Unicode's Default_Ignorable_Code_Point, spelled out so the stdlib engine
+# (much faster on this than a property lookup) can scan for it; a test checks
+# it against the property.
+IGNORABLE_CLASS = (
+    "\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E"
+    "\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFF8\U0001BCA0-\U0001BCA3"
+    "\U0001D173-\U0001D17A\U000E0000-\U000E0FFF"
+)
+_IGNORABLE = re.compile(f"[{IGNORABLE_CLASS}]+")
 
 # Full-width ASCII variants (U+FF01..FF5E) look like their ASCII twins; fold
 # them one to one so detection sees what a reader sees while offsets hold.
@@ -32,7 +40,7 @@ _FOLDABLE = re.compile("[\uFF01-\uFF5E\u037E\u2024\uFE5D\uFE5E]")
 
 def fold(text: str) -> str:
     """Fold look-alike punctuation and letters to ASCII, preserving length."""
-    if text.isascii() or _FOLDABLE.search(text) is None:
+    if text.isascii() or not _FOLDABLE.search(text):
         return text
     return text.translate(_FOLD)
 
@@ -134,13 +142,23 @@ class IgnorableStrippingBuilder(ProjectionBuilder):
             super().add(visible[pos:], src_start + pos, src_end)
 
 
-def builder_for(text: str) -> ProjectionBuilder:
-    """The cheapest builder that still reads ``text`` as a reader sees it."""
-    if text.isascii() and "&" not in text:
-        return ProjectionBuilder()
-    if "&" in text or _IGNORABLE.search(text):
-        return IgnorableStrippingBuilder()
-    return ProjectionBuilder()
+# Zero-width code points and foldable look-alikes, found in one pass (the
+# regex engine's property lookup beats a stdlib class with astral ranges).
+_SPECIAL = regex.compile(r"[\p{Default_Ignorable_Code_Point}\uFF01-\uFF5E\u037E\u2024\uFE5D\uFE5E]")
+
+
+def needs_cleaning(text: str) -> bool:
+    """Whether ``text`` may show zero-width or look-alike characters.
+
+    Entities can produce any character, so any ``&`` counts. Ordinary text
+    answers no and skips both the stripping builder and folding.
+    """
+    return "&" in text or (not text.isascii() and _SPECIAL.search(text) is not None)
+
+
+def builder_for(cleaning: bool) -> ProjectionBuilder:
+    """The cheapest builder that still reads the text as a reader sees it."""
+    return IgnorableStrippingBuilder() if cleaning else ProjectionBuilder()
 
 
 # --- HTML ------------------------------------------------------------------
@@ -210,6 +228,28 @@ def parse_tag(source: str) -> tuple[bool, str, str] | None:
     return match.group(1) == "/", match.group(2), match.group(3)
 
 
+_TAG_NAME = regex.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
+_TAG_STOP = re.compile(r"[>\"']")
+
+
+def _tag_end(source: str, pos: int) -> int:
+    """Offset just past the ``>`` that closes a tag, as a browser reads it; -1 if none.
+
+    Quoted attribute values may hold ``>``; anything else, ``<`` included,
+    is part of the tag until the next ``>``.
+    """
+    while True:
+        stop = _TAG_STOP.search(source, pos)
+        if stop is None:
+            return -1
+        if stop.group() == ">":
+            return stop.end()
+        close = source.find(stop.group(), stop.end())
+        if close < 0:
+            return -1
+        pos = close + 1
+
+
 class HtmlSource(Protocol):
     """HTML text plus a way to add its ranges to a projection (see reading.py)."""
 
@@ -253,14 +293,17 @@ def add_html_text(builder: ProjectionBuilder, html_source: HtmlSource, tracker: 
             close = source.find(">", lt + 2)
             pos = n if close < 0 else close + 1
             continue
-        match = _TAG.match(source, lt)
-        if match is None:
+        name_match = _TAG_NAME.match(source, lt)
+        if name_match is None:
             if not tracker.hidden:
                 html_source.add(builder, lt, lt + 1)
             pos = lt + 1
             continue
-        name = match.group(2)
-        tracker.feed(match.group(1) == "/", name, match.group(3))
+        end = _tag_end(source, name_match.end())
+        if end < 0:  # a tag cut off by the end of the block shows nothing
+            return
+        name = name_match.group(2)
+        tracker.feed(name_match.group(1) == "/", name, source[name_match.end() : end - 1])
         if not tracker.hidden:
-            add_tag_break(builder, name, html_source.source(lt), html_source.source(match.end() - 1) + 1)
-        pos = match.end()
+            add_tag_break(builder, name, html_source.source(lt), html_source.source(end - 1) + 1)
+        pos = end

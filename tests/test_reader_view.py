@@ -155,3 +155,16 @@ def test_oracle_is_not_vacuous() -> None:
     assert markers == Counter({("citation", "E001"): 1, ("metric", "m_rev"): 1})
     assert numerals == Counter({"42%": 1})
     assert grader_view(text) == (markers, numerals)
+
+
+def _block_tokens(parser: MarkdownIt, text: str) -> list[tuple]:
+    return [(t.type, t.tag, t.map, t.level, t.content, t.markup, t.info) for t in parser.parse(text, {})]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_section, st.text(alphabet=st.sampled_from(list("-*_=|#>`~< \t\n]:[ab1.)")), max_size=200)))
+def test_pruned_block_parser_gives_identical_tokens(text: str) -> None:
+    """Leaving out block rules that cannot match must not change a single token."""
+    from qcgrade.reading import _PARSER, block_parser_for
+
+    assert _block_tokens(block_parser_for(text), text) == _block_tokens(_PARSER, text)

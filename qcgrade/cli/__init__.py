@@ -7,9 +7,15 @@ and calls into the library.
 from __future__ import annotations
 
 from .app import main
+from .audit import audit, simulate_command
+from .batch import batch
 from .check import check, demo, list_checks
+from .config import show_config
+from .inject import gate_command, inject_command, revert_command
 
-for command in (check, list_checks, demo):
+for command in (
+    check, list_checks, demo, batch, show_config, audit, simulate_command, inject_command, revert_command, gate_command,
+):
     main.add_command(command)
 
 __all__ = ["main"]

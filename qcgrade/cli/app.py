@@ -19,7 +19,6 @@ from ..evidence import SliceError
 from ..files import InputError
 from ..findings import Graded
 from ..grader import UnknownCheckError
-from ..options import Options
 from ..render import RENDERERS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -69,13 +68,6 @@ def _colour_wanted() -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     return sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
-
-
-def options_from(tier2: bool, select: str | None, ignore: str | None) -> Options:
-    def names(value: str | None) -> frozenset[str]:
-        return frozenset(n.strip() for n in (value or "").split(",") if n.strip())
-
-    return Options(tier2=tier2, select=names(select) if select else None, ignore=names(ignore))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

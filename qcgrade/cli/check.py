@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,20 +15,19 @@ from ..files import InputError, discover_sections, read_section, read_slice, sli
 from ..findings import Graded
 from ..grader import grade
 from ..render import RENDERERS
-from .app import EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, emit, fail, friendly, options_from
+from .app import EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, emit, fail, friendly
+from .config import grading_options, resolve_options
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside each NAME.md).")
 @click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
-@click.option("--tier2", is_flag=True, help="Also run the tier-2 disciplines.")
-@click.option("--select", help="Comma-separated checks to run (default: tier 1, plus tier 2 with --tier2).")
-@click.option("--ignore", help="Comma-separated checks to skip.")
+@grading_options
 @friendly
-def check(paths: tuple[Path, ...], slice_path: Path | None, fmt: str, tier2: bool, select: str | None, ignore: str | None) -> None:
+def check(paths: tuple[Path, ...], slice_path: Path | None, fmt: str, config_path: Path | None, **flags: Any) -> None:
     """Grade section files (or directories of them) against their evidence slices."""
-    options = options_from(tier2, select, ignore)
+    options, _ = resolve_options(config_path, **flags)
     evidence = read_slice(slice_path) if slice_path is not None else None
     results: list[Graded] = []
     for path in discover_sections(list(paths)):

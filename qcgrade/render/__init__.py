@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..findings import Graded
-from . import json_format, text
+from . import github, json_format, junit, sarif, text
 
 Renderer = Callable[[Sequence[Graded]], str]
 
 RENDERERS: dict[str, Renderer] = {
     "text": text.render,
     "json": json_format.render,
+    "sarif": sarif.render,
+    "github": github.render,
+    "junit": junit.render,
 }
 
 __all__ = ["RENDERERS", "Renderer"]

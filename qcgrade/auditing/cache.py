@@ -1,0 +1,81 @@
+"""A resumable per-item cache of judge verdicts: one small JSON file per item.
+
+LLM judges are slow and cost money, so an interrupted audit should not start
+over. Each verdict is stored under a SHA-256 of the canonical JSON of
+``(judge identity, section text, slice, sample)``. ``sample`` (the seed) is in
+the key on purpose: clean sections are judged once per seed so that a
+stochastic judge is *sampled*; without it every repeat would replay the first
+answer.
+
+Only verdicts are stored. A judge error is not cached, so the next run asks
+again. Change the judge (prompt, model, script) and the identity should change
+too -- for a command the identity is the command line, so use a fresh cache
+directory (or a distinct ``identity``) when the script behind it changes.
+Files are written atomically (temp file + rename), so a kill mid-write leaves
+either the old state or the new one; an unreadable entry is treated as absent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ..files import InputError
+from .judges import JudgeError, Verdict, _spans
+
+_FORMAT = 1
+
+
+def cache_key(identity: str, section: str, slice_: dict[str, Any], sample: int) -> str:
+    material = json.dumps(
+        {"judge": identity, "sample": sample, "section": section, "slice": slice_},
+        ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+    )
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+class VerdictCache:
+    """Verdicts on disk under ``directory``, created on first use."""
+
+    def __init__(self, directory: Path | str) -> None:
+        self.directory = Path(directory)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"{self.directory}: cannot create cache directory: {exc.strerror or exc}") from None
+        if not self.directory.is_dir():
+            raise InputError(f"{self.directory}: cache path is not a directory")
+
+    def _path(self, key: str) -> Path:
+        # Two-level fan-out keeps directories small for audits of many thousand items.
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> Verdict | None:
+        try:
+            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+            if data.get("format") != _FORMAT or data.get("verdict") not in ("pass", "fail"):
+                return None
+            return Verdict(data["verdict"] == "pass", _spans(data.get("spans")))
+        except (OSError, ValueError, AttributeError, JudgeError):
+            return None
+
+    def put(self, key: str, identity: str, verdict: Verdict) -> None:
+        path = self._path(key)
+        record = {
+            "format": _FORMAT,
+            "judge": identity,
+            "spans": [list(s) for s in verdict.spans] if verdict.spans is not None else None,
+            "verdict": "pass" if verdict.passed else "fail",
+        }
+        try:
+            path.parent.mkdir(exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(record, handle, sort_keys=True)
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write cache entry: {exc.strerror or exc}") from None

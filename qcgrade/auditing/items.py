@@ -1,0 +1,171 @@
+"""Audit items: truly passing sections and known defects injected into them.
+
+Ground truth comes from construction, not from anyone's opinion: a section
+that passes the deterministic grader is a true pass, and the same section with
+one injected defect is a true failure, whether or not the grader can see the
+defect (the two QC-invisible classes corrupt meaning, not syntax).
+
+Per section and per seed: one clean item (so a stochastic judge is sampled
+once per seed) and one injection of each defect class. Sections the grader
+fails are skipped and listed, as are injections that cannot apply (e.g. no
+TL;DR to delete). Items come out in a fixed order -- corpus order, then seed,
+then clean before the defect classes in their canonical order -- so a
+deterministic judge gives identical reports run after run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..evidence import SliceError, load_slice
+from ..grader import grade
+from .report import Inapplicable, Skipped
+
+CLEAN = "clean"
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusEntry:
+    """One section of the corpus: an id, the section text and its slice as a JSON-ready dict."""
+
+    id: str
+    text: str
+    slice: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditItem:
+    """One question for the judge, with the answer known in advance.
+
+    ``kind`` is ``"clean"`` or a defect class. ``visible`` is None for clean
+    items, else whether the deterministic grader is meant to see the defect.
+    ``targets`` are where the defect sits in ``text`` (the spans a perfect
+    grader would flag; an empty span marks a deletion; none for clean items).
+    """
+
+    id: str
+    source: str
+    kind: str
+    seed: int
+    text: str
+    slice: dict[str, Any]
+    visible: bool | None = None
+    expected_check: str | None = None
+    targets: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def injected(self) -> bool:
+        return self.kind != CLEAN
+
+
+@dataclass(frozen=True, slots=True)
+class ItemSet:
+    """The items to judge plus what was left out and why."""
+
+    items: tuple[AuditItem, ...]
+    sections: int
+    skipped: tuple[Skipped, ...]
+    not_applicable: tuple[Inapplicable, ...]
+    defects: tuple[str, ...]
+
+
+def _slice_dict(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return value
+    if hasattr(value, "model_dump"):  # an EvidenceSlice
+        dumped: dict[str, Any] = value.model_dump(mode="json")
+        return dumped
+    if isinstance(value, (str, bytes)):
+        parsed = json.loads(value)
+        if isinstance(parsed, dict):
+            return parsed
+    raise TypeError(f"a slice must be a dict, an EvidenceSlice or JSON text, got {type(value).__name__}")
+
+
+def _entry(item: Any) -> CorpusEntry:
+    if isinstance(item, CorpusEntry):
+        return item
+    if isinstance(item, (tuple, list)) and len(item) == 3:
+        ident, text, slice_ = item
+    else:
+        ident = item.id
+        text = next((getattr(item, a) for a in ("text", "section_text", "section") if isinstance(getattr(item, a, None), str)), None)
+        slice_ = item.slice
+    if not isinstance(text, str):
+        raise TypeError(f"corpus item {ident!r} has no section text")
+    return CorpusEntry(str(ident), text, _slice_dict(slice_))
+
+
+def corpus_entries(corpus: Any) -> list[CorpusEntry]:
+    """Entries from a corpus path (via :func:`qcgrade.corpus.load_corpus`) or an iterable.
+
+    An iterable may hold corpus items (``.id``, ``.text``, ``.slice``),
+    :class:`CorpusEntry` values or ``(id, text, slice)`` triples.
+    """
+    if isinstance(corpus, (str, Path)):
+        from ..corpus import load_corpus
+
+        corpus = load_corpus(Path(corpus))
+    return [_entry(item) for item in corpus]
+
+
+def _targets(record: Any) -> tuple[tuple[int, int], ...]:
+    spans = getattr(record, "target_spans", None)
+    if spans is None:
+        spans = [(record.injected_start, record.injected_end)]
+    return tuple((int(s), int(e)) for s, e in spans)
+
+
+def _injector() -> tuple[Any, tuple[str, ...], type[BaseException]]:
+    from .. import injectors
+
+    return injectors.inject, tuple(injectors.DEFECTS), injectors.NotApplicable
+
+
+def build_items(
+    corpus: Iterable[CorpusEntry],
+    seeds: Sequence[int],
+    defects: Sequence[str] | None = None,
+) -> ItemSet:
+    """Grade each section, skip the failing ones, inject every defect per seed."""
+    inject, all_defects, not_applicable_error = _injector()
+    chosen = tuple(defects) if defects is not None else all_defects
+    unknown = [d for d in chosen if d not in all_defects]
+    if unknown:
+        raise ValueError(f"unknown defect class {unknown[0]!r}; known: {', '.join(all_defects)}")
+    items: list[AuditItem] = []
+    skipped: list[Skipped] = []
+    missing: list[Inapplicable] = []
+    sections = 0
+    for entry in corpus:
+        try:
+            evidence = load_slice(entry.slice)
+        except SliceError as exc:
+            skipped.append(Skipped(entry.id, f"bad slice: {exc}"))
+            continue
+        report = grade(entry.text, evidence)
+        if not report.passed:
+            checks = tuple(sorted({f.check for f in report.findings}))
+            skipped.append(Skipped(entry.id, "fails the deterministic grader", checks))
+            continue
+        sections += 1
+        for seed in seeds:
+            items.append(AuditItem(f"{entry.id}#{CLEAN}@{seed}", entry.id, CLEAN, seed, entry.text, entry.slice))
+            for defect in chosen:
+                try:
+                    injection = inject(entry.text, entry.slice, defect, seed)
+                except not_applicable_error as exc:
+                    missing.append(Inapplicable(entry.id, defect, seed, getattr(exc, "reason", str(exc))))
+                    continue
+                record = injection.record
+                expected = getattr(record, "expected_check", None)
+                items.append(AuditItem(
+                    id=f"{entry.id}#{defect}@{seed}", source=entry.id, kind=defect, seed=seed,
+                    text=injection.text, slice=entry.slice, visible=expected is not None,
+                    expected_check=expected, targets=_targets(record),
+                ))
+    return ItemSet(tuple(items), sections, tuple(skipped), tuple(missing), chosen)

@@ -1,0 +1,333 @@
+"""Judges under audit: the verdict protocol and the three ways to supply a judge.
+
+A judge answers one question per item: does this section pass? qcgrade accepts
+
+* a **command** (``"python my_judge.py"``), run once per item without a shell:
+  one JSON object ``{"section": "...", "slice": {...}}`` on standard input;
+  on standard output either a JSON object ``{"verdict": "pass"|"fail",
+  "spans": [[start, end], ...]}`` (``spans`` optional) or a first line
+  ``PASS``/``FAIL`` (anything may follow on later lines);
+* a **Python callable** ``(section_text, slice_dict) -> result``, plain or
+  ``async``, where ``result`` is a ``bool`` (True = pass), a
+  ``(bool, spans)`` pair, a dict shaped like the command's JSON output, a
+  ``"PASS"``/``"FAIL"`` string, or a :class:`Verdict`;
+* ``"qcgrade"``: the built-in reference judge, qcgrade's own tier-1 grader,
+  whose spans are its findings' spans.
+
+Anything else -- a non-zero exit, a timeout, unparseable output, an exception
+in a callable, a result of the wrong type -- raises :class:`JudgeError`. The
+runner retries it and then reports it separately; it is never scored as a pass
+or a fail, because either choice would bias exactly the rates being measured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import os
+import shlex
+import signal
+import subprocess
+import threading
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+from ..grader import grade
+from ..options import Options
+
+Span = tuple[int, int]
+
+#: How much of unparseable output to quote back in an error message.
+_QUOTE = 60
+
+
+class JudgeError(Exception):
+    """One judge call went wrong; the message is one line saying how."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A judge's answer: pass or fail, and optionally where the problems are.
+
+    ``spans`` is None when the judge gave none (a span-less judge is not
+    scored on localisation), else character offsets into the section text.
+    """
+
+    passed: bool
+    spans: tuple[Span, ...] | None = None
+
+
+def _one_line(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _QUOTE else flat[: _QUOTE - 3] + "..."
+
+
+def _spans(value: Any) -> tuple[Span, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)):
+        raise JudgeError(f"spans must be a list of [start, end] pairs, got {type(value).__name__}")
+    out: list[Span] = []
+    for pair in value:
+        ok = (
+            isinstance(pair, (list, tuple))
+            and len(pair) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in pair)
+            and 0 <= pair[0] <= pair[1]
+        )
+        if not ok:
+            raise JudgeError(f"bad span {_one_line(repr(pair))}: expected [start, end] with 0 <= start <= end")
+        out.append((pair[0], pair[1]))
+    return tuple(sorted(out))
+
+
+def _from_mapping(obj: Mapping[str, Any]) -> Verdict:
+    word = obj.get("verdict")
+    if not isinstance(word, str) or word.strip().lower() not in ("pass", "fail"):
+        raise JudgeError(f'JSON output needs "verdict": "pass" or "fail", got {_one_line(repr(word))}')
+    return Verdict(word.strip().lower() == "pass", _spans(obj.get("spans")))
+
+
+def parse_output(stdout: str) -> Verdict:
+    """Read a command judge's standard output (see the module docstring).
+
+    Verdict words are matched case-insensitively; blank lines before the
+    first line are ignored. Anything else raises :class:`JudgeError`.
+    """
+    body = stdout.strip()
+    if body.startswith("{"):
+        try:
+            obj = json.loads(body)
+        except json.JSONDecodeError as exc:
+            raise JudgeError(f"output is not valid JSON ({exc.msg} at char {exc.pos})") from None
+        if not isinstance(obj, dict):
+            raise JudgeError("JSON output must be an object")
+        return _from_mapping(obj)
+    first = body.splitlines()[0].strip() if body else ""
+    if first.upper() in ("PASS", "FAIL"):
+        return Verdict(first.upper() == "PASS")
+    if not body:
+        raise JudgeError("printed nothing (expected PASS, FAIL or a JSON verdict)")
+    raise JudgeError(f"unrecognised output {_one_line(first)!r} (expected PASS, FAIL or a JSON verdict)")
+
+
+def coerce(result: Any) -> Verdict:
+    """Turn whatever a Python judge returned into a :class:`Verdict`."""
+    if isinstance(result, Verdict):
+        return result
+    if isinstance(result, bool):
+        return Verdict(result)
+    if isinstance(result, tuple) and len(result) == 2 and isinstance(result[0], bool):
+        return Verdict(result[0], _spans(result[1]))
+    if isinstance(result, Mapping):
+        return _from_mapping(result)
+    if isinstance(result, str):
+        return parse_output(result)
+    raise JudgeError(
+        f"judge returned {type(result).__name__}; expected bool, (bool, spans), a verdict dict or 'PASS'/'FAIL'"
+    )
+
+
+class Judge:
+    """Base class: a named judge the runner can call concurrently.
+
+    ``identity`` names the judge in reports and in cache keys, so two judges
+    with the same identity must give the same answers.
+    """
+
+    identity: str = "judge"
+
+    async def judge(self, section: str, slice_: dict[str, Any], pool: Executor) -> Verdict:
+        raise NotImplementedError
+
+    def abort(self) -> None:
+        """Stop calls still in flight (the audit was interrupted); default: nothing to stop."""
+
+
+class ReferenceJudge(Judge):
+    """qcgrade's own tier-1 grader as a judge: the audit's reference point.
+
+    Fails exactly the sections the deterministic checks fail, so it catches
+    every QC-visible defect and, by construction, no QC-invisible one.
+    """
+
+    def __init__(self, options: Options | None = None) -> None:
+        from .. import __version__
+
+        self.options = options or Options()
+        self.identity = f"qcgrade {__version__} tier-1 grader"
+
+    async def judge(self, section: str, slice_: dict[str, Any], pool: Executor) -> Verdict:
+        # In-process and fast: running it inline keeps the event loop simple.
+        report = grade(section, slice_, self.options)
+        return Verdict(report.passed, tuple(sorted((f.start, f.end) for f in report.findings)))
+
+
+class CallableJudge(Judge):
+    """A Python function (plain or ``async``) as a judge.
+
+    Plain functions run on the runner's thread pool, so ``jobs > 1`` calls
+    them concurrently (they must be thread-safe). ``timeout`` applies to
+    ``async`` functions only: a running thread cannot be stopped safely, so a
+    plain function that hangs hangs the audit.
+    """
+
+    def __init__(self, func: Callable[[str, dict[str, Any]], Any], identity: str | None = None,
+                 timeout: float | None = None) -> None:
+        self.func = func
+        self.timeout = timeout
+        # An instance with ``async def __call__`` is async too.
+        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(type(func).__call__)
+        name = getattr(func, "__qualname__", type(func).__qualname__)
+        self.identity = identity or f"python:{getattr(func, '__module__', '?')}.{name}"
+
+    async def judge(self, section: str, slice_: dict[str, Any], pool: Executor) -> Verdict:
+        try:
+            if self.is_async:
+                result = await asyncio.wait_for(_guarded_await(self.func(section, slice_)), self.timeout)
+            else:
+                loop = asyncio.get_running_loop()
+                result = await loop.run_in_executor(pool, _guarded_call, self.func, section, slice_)
+                if inspect.isawaitable(result):  # e.g. a lambda wrapping a coroutine function
+                    result = await asyncio.wait_for(_guarded_await(result), self.timeout)
+        except _Raised as raised:  # the judge's own bug or outage: reported, retried, never scored
+            exc = raised.error
+            if isinstance(exc, JudgeError):
+                raise exc from None
+            raise JudgeError(f"raised {type(exc).__name__}: {_one_line(str(exc))}") from None
+        except asyncio.TimeoutError:
+            # Only wait_for can get here: the judge's own TimeoutError arrives wrapped in _Raised.
+            raise JudgeError(f"timed out after {self.timeout:g}s") from None
+        return coerce(result)
+
+
+class _Raised(Exception):
+    """Carries an exception raised *by the judge*, so it is never mistaken for our own timeout."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _guarded_call(func: Callable[[str, dict[str, Any]], Any], section: str, slice_: dict[str, Any]) -> Any:
+    try:
+        return func(section, slice_)
+    except Exception as exc:  # re-raised as _Raised, reported per item
+        raise _Raised(exc) from exc
+
+
+async def _guarded_await(value: Awaitable[Any]) -> Any:
+    try:
+        return await value
+    except Exception as exc:  # re-raised as _Raised, reported per item
+        raise _Raised(exc) from exc
+
+
+class CommandJudge(Judge):
+    """An external program as a judge, per the command protocol.
+
+    Run without a shell (``shlex.split``), in its own process group on POSIX
+    so that a timeout kills the judge and anything it started.
+    """
+
+    def __init__(self, argv: Sequence[str], timeout: float | None = 60.0, identity: str | None = None) -> None:
+        if not argv:
+            raise ValueError("empty judge command")
+        self.argv = tuple(argv)
+        self.timeout = timeout
+        self.identity = identity or shlex.join(self.argv)
+        self._live: set[subprocess.Popen[bytes]] = set()
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_string(cls, command: str, timeout: float | None = 60.0, identity: str | None = None) -> CommandJudge:
+        return cls(shlex.split(command), timeout, identity)
+
+    async def judge(self, section: str, slice_: dict[str, Any], pool: Executor) -> Verdict:
+        payload = json.dumps({"section": section, "slice": slice_}, ensure_ascii=False, sort_keys=True)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(pool, self._run, payload.encode("utf-8") + b"\n")
+
+    def _run(self, payload: bytes) -> Verdict:
+        posix = os.name == "posix"
+        try:
+            proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                start_new_session=posix,
+            )
+        except OSError as exc:
+            raise JudgeError(f"cannot run {self.argv[0]!r}: {exc.strerror or exc}") from None
+        with self._lock:
+            self._live.add(proc)
+        try:
+            out, err = proc.communicate(payload, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            _kill(proc, posix)
+            raise JudgeError(f"timed out after {self.timeout:g}s (killed)") from None
+        finally:
+            with self._lock:
+                self._live.discard(proc)
+        if proc.returncode != 0:
+            tail = err.decode("utf-8", "replace").strip().splitlines()
+            detail = f": {_one_line(tail[-1])}" if tail else ""
+            raise JudgeError(f"exited with status {proc.returncode}{detail}")
+        try:
+            text = out.decode("utf-8")
+        except UnicodeDecodeError:
+            raise JudgeError("output is not UTF-8") from None
+        return parse_output(text)
+
+
+    def abort(self) -> None:
+        """Kill every judge process still running (their threads then return)."""
+        with self._lock:
+            live = list(self._live)
+        for proc in live:
+            _signal(proc, os.name == "posix")
+
+
+def _signal(proc: subprocess.Popen[bytes], posix: bool) -> None:
+    try:
+        if posix:
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _kill(proc: subprocess.Popen[bytes], posix: bool) -> None:
+    _signal(proc, posix)
+    try:
+        proc.communicate(timeout=5)
+    except subprocess.TimeoutExpired:  # a grandchild escaped the group and holds the pipe
+        pass
+
+
+REFERENCE = "qcgrade"
+
+
+def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None = None) -> Judge:
+    """A :class:`Judge` from what a user passes.
+
+    ``"qcgrade"`` is the reference judge; any other string is a command line;
+    a list/tuple of strings is an argv; a callable is a Python judge; a
+    :class:`Judge` is used as is.
+    """
+    if isinstance(spec, Judge):
+        return spec
+    if isinstance(spec, str):
+        if spec.strip() == REFERENCE:
+            return ReferenceJudge()
+        argv = shlex.split(spec)
+        if not argv:
+            raise ValueError("empty judge command")
+        return CommandJudge(argv, timeout, identity)
+    if isinstance(spec, (list, tuple)) and spec and all(isinstance(a, str) for a in spec):
+        return CommandJudge(spec, timeout, identity)
+    if callable(spec):
+        return CallableJudge(spec, identity, timeout)
+    raise TypeError(f"a judge must be a callable, a command string or 'qcgrade', got {type(spec).__name__}")

@@ -1,0 +1,96 @@
+"""Plain-text audit summary: the table, the rates, the cliff and the verdict.
+
+Used when output is piped or written to a file; the CLI draws the same rows
+as a rich table on a terminal. :func:`table_rows` is shared by both.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .report import AuditReport, ClassRate, Rate
+
+
+def _f(value: float | None, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    if math.isinf(value):
+        return "inf"
+    return f"{value:.{digits}f}"
+
+
+def _times(value: float) -> str:
+    return "unbounded (rho >= 1/2)" if math.isinf(value) else f"{value:.2f}x"
+
+
+def _visibility(rate: ClassRate) -> str:
+    return {True: "visible", False: "invisible", None: ""}[rate.visible]
+
+
+#: Judge errors listed one by one before the rest are summarised.
+_LISTED = 20
+
+HEADER = ("class", "QC", "n", "flag rate", "95% CI", "span J", "errors")
+
+
+def table_rows(report: AuditReport) -> list[tuple[str, ...]]:
+    """One row per defect class, then the clean row; cells already formatted."""
+    rows: list[tuple[str, ...]] = []
+    for rate in [*report.per_class.values(), report.clean]:
+        name = "clean (rho_pf)" if rate.visible is None else rate.name
+        rows.append((
+            name, _visibility(rate), str(rate.flag.n), _f(rate.flag.value),
+            f"{_f(rate.flag.ci_low)}-{_f(rate.flag.ci_high)}", _f(rate.span_jaccard), str(rate.errors),
+        ))
+    return rows
+
+
+def _rate_line(label: str, r: Rate) -> str:
+    return f"{label:<24}{_f(r.value)}  95% CI {_f(r.ci_low)}-{_f(r.ci_high)}  ({r.count}/{r.n})"
+
+
+def summary_lines(report: AuditReport) -> list[str]:
+    """Everything below the table, one fact per line."""
+    t = report.theory
+    p = t.prop1
+    lines = [
+        _rate_line("rho_fp (all injected)", report.rho_fp),
+        _rate_line("rho_fp (QC-visible)", report.rho_fp_visible),
+        _rate_line("rho_fp (QC-invisible)", report.rho_fp_invisible),
+        _rate_line("rho_pf (clean)", report.rho_pf),
+        f"{'kappa':<24}{_f(report.kappa)}  conservative range {_f(report.kappa_ci[0])} to {_f(report.kappa_ci[1])}",
+        f"cliff (1 - tau)/2 = {_f(t.cliff)} at tau = {report.tau:g}; largest operative tau = 1 - 2 rho_fp = {_f(t.max_operative_tau)}",
+        (f"symmetric-equivalent rho = {_f(t.symmetric_rho)}: effective tau = {_f(t.effective_tau)}, "
+         f"N_min inflation = {_times(t.n_min_inflation)}"),
+        (f"Prop. 1' floor terms (upper bounds; N_min {t.n_min}, cap {t.cap}, delta {t.delta:g}, eps {_f(t.eps)}): "
+        f"margin {_f(float(p['margin']))}, attenuation {_f(float(p['attenuation']))}, tail {_f(float(p['tail']))}, "
+        f"total {_f(float(p['total']))}" + ("" if p["retirement_operative"] else " (vacuous: retirement inoperative)")),
+    ]
+    return lines
+
+
+def counts_line(report: AuditReport) -> str:
+    scored = sum(1 for i in report.items if i.passed is not None)
+    seeds = ", ".join(str(s) for s in report.seeds)
+    return (f"{report.sections} sections, seeds {seeds}: {len(report.items)} items, {scored} scored, "
+            f"{len(report.judge_errors)} judge errors, {len(report.skipped)} sections skipped, "
+            f"{len(report.not_applicable)} injections not applicable")
+
+
+def render(report: AuditReport) -> str:
+    """The whole audit as plain text, ending in the verdict."""
+    widths = [max(len(row[i]) for row in [HEADER, *table_rows(report)]) for i in range(len(HEADER))]
+    out = [f"judge: {report.judge}", counts_line(report), ""]
+    for row in [HEADER, *table_rows(report)]:
+        out.append("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
+    out.append("")
+    out.extend(summary_lines(report))
+    for s in report.skipped:
+        out.append(f"skipped {s.source}: {s.reason}" + (f" ({', '.join(s.checks)})" if s.checks else ""))
+    for e in report.judge_errors[:_LISTED]:
+        out.append(f"judge error {e.id} after {e.attempts} attempt(s): {e.error}")
+    if len(report.judge_errors) > _LISTED:
+        out.append(f"... and {len(report.judge_errors) - _LISTED} more judge errors (all listed in --format json)")
+    out.append("")
+    out.append(f"verdict: {report.verdict.upper()} -- {report.verdict_reason}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,192 @@
+"""``qcgrade inject``, ``qcgrade revert`` and ``qcgrade gate``.
+
+Exit codes: ``inject`` 0 done, 2 bad input (including a section that fails
+the grader before injection), 3 the class cannot apply to this section;
+``revert`` 0 done, 2 bad input or a text edited since the injection;
+``gate`` 0 after printing the table, 2 bad input. Errors are one line on
+stderr naming the file. Texts are read and written as exact bytes (UTF-8),
+so ``revert`` gives back the original file byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from ..corpus import load_corpus
+from ..evidence import EvidenceSlice
+from ..files import InputError, read_bytes, read_section, read_slice, slice_beside
+from ..gate import (
+    GateResult,
+    Progress,
+    gate_steps,
+    headline,
+    render_text,
+    run_gate,
+    skipped_lines,
+    table_rows,
+)
+from ..injectors import (
+    DEFECTS,
+    InjectionRecord,
+    NotApplicable,
+    RecordError,
+    RevertError,
+    UncleanSection,
+    inject,
+    load_record,
+    revert,
+)
+from .app import EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, _colour_wanted, fail, friendly
+
+
+@click.command(name="inject")
+@click.argument("section", type=click.Path(path_type=Path))
+@click.option("--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside NAME.md).")
+@click.option("--defect", required=True, type=click.Choice(DEFECTS), help="The defect class to inject.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Chooses the place (and variant); same seed, same bytes.")
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the injected section here (default: stdout).")
+@click.option("--record", "record_path", type=click.Path(path_type=Path), help="Write the injection record (JSON) here.")
+@friendly
+def inject_command(
+    section: Path, slice_path: Path | None, defect: str, seed: int, output: Path | None, record_path: Path | None
+) -> None:
+    """Inject one known defect into a clean SECTION; --record saves what changed, for revert."""
+    text = read_section(section)
+    evidence = read_slice(slice_path) if slice_path is not None else _slice_for(section)
+    try:
+        injection = inject(text, evidence, defect, seed)
+    except NotApplicable as exc:
+        fail(f"{section}: {exc}", EXIT_NOT_APPLICABLE)
+        return
+    except UncleanSection as exc:
+        fail(f"{section}: {exc}", EXIT_BAD_INPUT)
+        return
+    if output is not None:
+        _write(output, injection.text)
+    if record_path is not None:
+        _write(record_path, injection.record.to_json())
+    if output is None:
+        _stdout(injection.text)
+
+
+@click.command(name="revert")
+@click.argument("injected", type=click.Path(path_type=Path))
+@click.option("--record", "record_path", required=True, type=click.Path(path_type=Path), help="The record written by qcgrade inject.")
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the original section here (default: stdout).")
+@friendly
+def revert_command(injected: Path, record_path: Path, output: Path | None) -> None:
+    """Undo an injection byte for byte; refuse (exit 2) if INJECTED was edited since."""
+    text = read_section(injected)
+    record = _read_record(record_path)
+    try:
+        original = revert(text, record)
+    except RevertError as exc:
+        fail(f"{injected}: {exc}", EXIT_BAD_INPUT)
+        return
+    if output is not None:
+        _write(output, original)
+    else:
+        _stdout(original)
+
+
+@click.command(name="gate")
+@click.argument("corpus", type=click.Path(path_type=Path))
+@click.option("--seeds", type=click.IntRange(min=1), default=5, show_default=True, help="Injections per class and section (seeds 0..K-1).")
+@click.option("--defect", "defects", multiple=True, type=click.Choice(DEFECTS), help="Only these classes (repeatable; default all seven).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str) -> None:
+    """The gate table: inject every class into every clean section of CORPUS and grade it.
+
+    CORPUS is a folder of NAME.md + NAME.json pairs or a JSONL file of
+    {"id", "section", "slice"} lines. Sections that fail before injection
+    are skipped and listed.
+    """
+    items = load_corpus(corpus)
+    chosen = tuple(d for d in DEFECTS if d in defects) if defects else DEFECTS
+    with _progress(gate_steps(items, seeds, chosen)) as advance:
+        result = run_gate(items, seeds, chosen, advance)
+    if fmt == "json":
+        click.echo(json.dumps(result.to_dict(), sort_keys=True, indent=2, ensure_ascii=False))
+    elif _colour_wanted():
+        _print_rich(result)
+    else:
+        click.echo(render_text(result), nl=False)
+
+
+def _slice_for(section: Path) -> EvidenceSlice:
+    beside = slice_beside(section)
+    if beside is None:
+        raise InputError(f"{section}: no slice given and no {section.stem}.json or {section.stem}.slice.json beside it (use --slice)")
+    return read_slice(beside)
+
+
+def _read_record(path: Path) -> InjectionRecord:
+    raw = read_bytes(path)
+    try:
+        return load_record(raw)
+    except RecordError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_bytes(text.encode("utf-8"))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _stdout(text: str) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Progress | None]:
+    """A progress bar on stderr when it is a terminal; nothing otherwise."""
+    if not sys.stderr.isatty() or total == 0:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Progress as Bar
+
+    bar = Bar(TextColumn("injecting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+              console=Console(stderr=True), transient=True)
+    with bar:
+        task = bar.add_task("gate", total=total)
+        yield lambda steps: bar.advance(task, steps)
+
+
+def _print_rich(result: GateResult) -> None:
+    """The same table for a terminal: compact, QC-invisible classes in magenta, nothing cut."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(headline(result))
+    short = ("defect", "applied", "n/a", "flag", "exact", "jaccard", "reverted", "places", "rejected")
+    rows = [(cells[0], *cells[2:]) for cells in table_rows(result)]
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
+    for i, name in enumerate(short):
+        width = max(len(name), *(len(r[i]) for r in rows)) if rows else len(name)
+        table.add_column(name, justify="left" if i == 0 else "right", no_wrap=True, min_width=width)
+    for row, cells in zip(result.rows, rows):
+        table.add_row(*cells, style=None if row.visible else "magenta")
+    console.print(table)
+    console.print("flag: share flagged; exact: only its own check; magenta: QC-invisible classes", style="dim")
+    for line in skipped_lines(result):
+        console.print(line, style="yellow")

@@ -1,0 +1,55 @@
+"""GitHub Actions workflow commands: one ``::error`` annotation per finding, then a summary.
+
+``::error file=F,line=L,endLine=EL,col=C,endColumn=EC,title=T::MESSAGE``.
+Escaping follows the Actions toolkit: in the message ``%``, CR and LF are
+percent-encoded; in property values ``:`` and ``,`` are too, since they
+delimit properties. GitHub accepts ``col``/``endColumn`` only when the
+annotation starts and ends on one line, so a multi-line finding gives lines
+only. GitHub shows at most 10 error annotations per step, so the last line is
+a plain-text summary that the log always shows in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..findings import Finding, Graded
+
+#: Error annotations GitHub displays per step; the rest are only in the log.
+ANNOTATIONS_SHOWN_PER_STEP = 10
+
+
+def escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(path: str, finding: Finding) -> str:
+    props = [f"file={escape_property(path)}", f"line={finding.line}", f"endLine={finding.end_line}"]
+    if finding.line == finding.end_line:
+        props += [f"col={finding.column}", f"endColumn={finding.end_column}"]
+    props.append(f"title={escape_property(f'qcgrade ({finding.check})')}")
+    return f"::error {','.join(props)}::{escape_data(finding.message)}"
+
+
+def render(results: Sequence[Graded]) -> str:
+    lines = [annotation(r.path, f) for r in results for f in r.report.findings]
+    lines.append(summary(results))
+    return "\n".join(lines) + "\n"
+
+
+def summary(results: Sequence[Graded]) -> str:
+    sections = len(results)
+    noun = "section" if sections == 1 else "sections"
+    violations = sum(len(r.report.findings) for r in results)
+    if violations == 0:
+        return f"qcgrade: passed: {sections} {noun}, 0 violations"
+    failed = sum(1 for r in results if not r.report.passed)
+    plural = "violation" if violations == 1 else "violations"
+    text = f"qcgrade: failed: {violations} {plural} in {failed} of {sections} {noun}"
+    if violations > ANNOTATIONS_SHOWN_PER_STEP:
+        text += f" (GitHub shows the first {ANNOTATIONS_SHOWN_PER_STEP} annotations of a step; all are listed above)"
+    return text

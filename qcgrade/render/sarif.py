@@ -1,0 +1,115 @@
+"""SARIF 2.1.0, the format GitHub code scanning and most CI dashboards ingest.
+
+One run; ``tool.driver.rules`` lists every check (id = check name, so rule ids
+never change between releases) with its documentation; each finding becomes a
+result whose region carries 1-based line/column with an exclusive end column
+(SARIF's convention, and ours) plus the 0-based character offset and length.
+Columns count code points, declared by ``columnKind: unicodeCodePoints``.
+
+Code scanning deduplicates alerts across runs by ``partialFingerprints``, so
+the fingerprint hashes what a finding *is* (check, file, offending text and
+which occurrence of that text it is) and not where it sits: editing a line
+above a finding does not turn it into a new alert.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import quote
+
+from ..checks import CHECKS, Check
+from ..findings import Finding, Graded
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+FINGERPRINT_KEY = "qcgrade/v1"
+
+
+def render(results: Sequence[Graded]) -> str:
+    from .. import __version__
+
+    rule_index = {check.name: i for i, check in enumerate(CHECKS)}
+    sarif_results = [
+        _result(graded, finding, rule_index, occurrence)
+        for graded in results
+        for finding, occurrence in _with_occurrences(graded)
+    ]
+    run = {
+        "tool": {
+            "driver": {
+                "name": "qcgrade",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [_rule(check) for check in CHECKS],
+            }
+        },
+        "columnKind": "unicodeCodePoints",
+        "results": sarif_results,
+    }
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def artifact_uri(path: str) -> str:
+    """A path as a URI reference: forward slashes, reserved characters percent-encoded."""
+    return quote(path.replace("\\", "/"), safe="/-._~")
+
+
+def fingerprint(check: str, path: str, offending: str, occurrence: int) -> str:
+    """A stable identity for a finding that does not depend on its line number."""
+    material = "\x1f".join((check, path, offending, str(occurrence)))
+    return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _with_occurrences(graded: Graded) -> list[tuple[Finding, int]]:
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for finding in graded.report.findings:
+        key = (finding.check, _offending(graded, finding))
+        out.append((finding, seen.get(key, 0)))
+        seen[key] = seen.get(key, 0) + 1
+    return out
+
+
+def _offending(graded: Graded, finding: Finding) -> str:
+    # A report built without its text still gets a stable, if coarser, identity.
+    return graded.report.text[finding.start:finding.end] if graded.report.text else finding.message
+
+
+def _rule(check: Check) -> dict[str, Any]:
+    doc = check.doc.strip()
+    return {
+        "id": check.name,
+        "name": check.name,
+        "shortDescription": {"text": check.summary},
+        "fullDescription": {"text": doc},
+        "help": {"text": doc, "markdown": doc},
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"tier": check.tier, "tags": ["qcgrade", f"tier{check.tier}"]},
+    }
+
+
+def _result(graded: Graded, finding: Finding, rule_index: dict[str, int], occurrence: int) -> dict[str, Any]:
+    offending = _offending(graded, finding)
+    region: dict[str, Any] = {
+        "startLine": finding.line,
+        "startColumn": finding.column,
+        "endLine": finding.end_line,
+        "endColumn": finding.end_column,
+        "charOffset": finding.start,
+        "charLength": finding.end - finding.start,
+    }
+    if graded.report.text and finding.end > finding.start:
+        region["snippet"] = {"text": offending}
+    result: dict[str, Any] = {
+        "ruleId": finding.check,
+        "level": "error",
+        "message": {"text": finding.message},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(graded.path)}, "region": region}}],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint(finding.check, graded.path, offending, occurrence)},
+    }
+    if finding.check in rule_index:
+        result["ruleIndex"] = rule_index[finding.check]
+    return result

@@ -1,0 +1,241 @@
+"""Configuration: [tool.qcgrade] / qcgrade.toml discovery, strict validation, flags over file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import helpers
+import pytest
+from click.testing import CliRunner
+
+from qcgrade.checks import CHECK_NAMES
+from qcgrade.cli import main
+from qcgrade.config import ConfigError, find_config, load_config, parse_settings
+from qcgrade.options import DEFAULT_HEDGES, Options
+
+SLICE = {"section": "s1", "cards": [{"id": "E001", "stance": "bull"}]}
+# One orphan citation and one bare year: which fire depends on the configuration.
+SECTION = "Revenue grew 30% [E001]. The firm was founded in 1999. Margins fell [E009].\n"
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        ({}, Options()),
+        ({"select": ["bare_number"]}, Options(select=frozenset({"bare_number"}))),
+        ({"ignore": ["bare_number", "missing_tldr"]}, Options(ignore=frozenset({"bare_number", "missing_tldr"}))),
+        ({"tier2": True}, Options(tier2=True)),
+        ({"hedge_words": ["maybe", "according to"]}, Options(hedge_words=("maybe", "according to"))),
+        ({"hedge_words": []}, Options(hedge_words=())),
+        ({"coverage_floor": 0}, Options(coverage_floor=0)),
+        ({"coverage_floor": 3}, Options(coverage_floor=3)),
+        ({"allow_years": True}, Options(allow_years=True)),
+    ],
+)
+def test_valid_settings_become_options(table: dict, expected: Options) -> None:
+    assert parse_settings(table) == expected
+
+
+@pytest.mark.parametrize(
+    ("table", "needle"),
+    [
+        ({"selct": ["bare_number"]}, "unknown key 'selct' (did you mean 'select'?)"),
+        ({"allow_year": True}, "unknown key 'allow_year' (did you mean 'allow_years'?)"),
+        ({"zzzzqqq": 1}, "unknown key 'zzzzqqq'; known keys:"),
+        ({"select": "bare_number"}, "select: expected a list of check names, got a string"),
+        ({"select": []}, "select: must name at least one check"),
+        ({"select": ["bare_numbr"]}, "select: unknown check 'bare_numbr' (did you mean 'bare_number'?)"),
+        ({"ignore": ["nope", 3]}, "ignore: expected a list of check names, got an array containing a non-string"),
+        ({"ignore": ["no_such_check_here"]}, "ignore: unknown check 'no_such_check_here'"),
+        ({"tier2": "yes"}, "tier2: expected true or false, got a string ('yes')"),
+        ({"tier2": 1}, "tier2: expected true or false, got an integer (1)"),
+        ({"allow_years": 0}, "allow_years: expected true or false, got an integer (0)"),
+        ({"hedge_words": "may"}, "hedge_words: expected a list of strings, got a string"),
+        ({"hedge_words": ["may", "  "]}, "hedge_words: contains an empty word"),
+        ({"coverage_floor": -1}, "coverage_floor: must be >= 0, got -1"),
+        ({"coverage_floor": True}, "coverage_floor: expected a whole number of cards, got a boolean (True)"),
+        ({"coverage_floor": 2.5}, "coverage_floor: expected a whole number of cards, got a float (2.5)"),
+    ],
+)
+def test_invalid_settings_name_the_key(table: dict, needle: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_settings(table, "here.toml")
+    message = str(info.value)
+    assert message.startswith("here.toml: ")
+    assert needle in message
+    assert "\n" not in message
+
+
+def test_qcgrade_toml_wins_over_pyproject_in_the_same_directory(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.qcgrade]\ntier2 = true\n")
+    write(tmp_path / "qcgrade.toml", "allow_years = true\n")
+    config = load_config(start=tmp_path)
+    assert config.source == (tmp_path / "qcgrade.toml").resolve()
+    assert config.options == Options(allow_years=True)  # no merging with the pyproject table
+    assert config.keys == {"allow_years"}
+
+
+def test_search_walks_up_and_skips_pyproject_without_the_table(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.qcgrade]\nselect = [\"bare_number\"]\n")
+    inner = tmp_path / "pkg" / "sub"
+    write(tmp_path / "pkg" / "pyproject.toml", "[project]\nname = \"x\"\n")  # no [tool.qcgrade]
+    inner.mkdir(parents=True)
+    assert find_config(inner) == (tmp_path / "pyproject.toml").resolve()
+    config = load_config(start=inner)
+    assert config.options.select == frozenset({"bare_number"})
+    assert config.table == "[tool.qcgrade]"
+
+
+def test_nearest_configuration_wins(tmp_path: Path) -> None:
+    write(tmp_path / "qcgrade.toml", "tier2 = true\n")
+    write(tmp_path / "a" / "qcgrade.toml", "tier2 = false\n")
+    assert load_config(start=tmp_path / "a").options.tier2 is False
+    assert load_config(start=tmp_path).options.tier2 is True
+
+
+def test_explicit_file_is_read_at_its_top_level_unless_it_is_a_pyproject(tmp_path: Path) -> None:
+    custom = write(tmp_path / "policy.toml", "coverage_floor = 2\n")
+    assert load_config(custom).options.coverage_floor == 2
+    bare = write(tmp_path / "other" / "pyproject.toml", "[project]\nname = \"x\"\n")
+    with pytest.raises(ConfigError, match=r"pyproject.toml: no \[tool.qcgrade\] table"):
+        load_config(bare)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "needle"),
+    [
+        ("qcgrade.toml", "tier2 = \n", "invalid TOML"),
+        ("qcgrade.toml", "[section]\nx = 1\n", "unknown key 'section'"),
+        ("pyproject.toml", "[tool]\nqcgrade = 3\n", "tool.qcgrade: expected a table, got an integer (3)"),
+        ("pyproject.toml", "[tool.qcgrade]\nselect = [\"orphan\"]\n", "select: unknown check 'orphan'"),
+    ],
+)
+def test_bad_files_are_errors_naming_the_file(tmp_path: Path, name: str, text: str, needle: str) -> None:
+    path = write(tmp_path / name, text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value).startswith(str(path))
+    assert needle in str(info.value)
+
+
+def test_the_repository_configuration_is_valid() -> None:
+    # Whatever configuration applies at the repository root must load, or every
+    # `qcgrade` run from a checkout would exit 2.
+    config = load_config(start=helpers.ROOT)
+    assert isinstance(config.options, Options)
+
+
+# --- the command line -------------------------------------------------------
+
+
+def run(args: list[str], cwd: Path) -> tuple[int, str, str]:
+    import os
+
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(main, args)
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_config_command_prints_defaults_that_load_back(tmp_path: Path) -> None:
+    code, out, err = run(["config"], tmp_path)
+    assert code == 0, err
+    assert out.startswith("# qcgrade configuration from defaults")
+    reloaded = parse_settings(helpers.tomllib.loads(out))
+    assert reloaded == Options()
+    assert "# checks that run: orphan_citation, unregistered_metric, bare_number, broken_xref, missing_tldr" in out
+
+
+def test_config_command_shows_file_and_flag_overrides(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.qcgrade]\ntier2 = true\nhedge_words = [\"maybe\"]\ncoverage_floor = 2\n")
+    code, out, err = run(["config", "--no-tier2", "--ignore", "bare_number"], tmp_path)
+    assert code == 0, err
+    assert "pyproject.toml [tool.qcgrade]" in out.splitlines()[0]
+    assert "# overridden by flags: ignore, tier2" in out
+    reloaded = parse_settings(helpers.tomllib.loads(out))
+    assert reloaded == Options(tier2=False, hedge_words=("maybe",), coverage_floor=2, ignore=frozenset({"bare_number"}))
+
+
+def test_config_command_json(tmp_path: Path) -> None:
+    write(tmp_path / "qcgrade.toml", "select = [\"bare_number\", \"orphan_citation\"]\n")
+    code, out, err = run(["config", "--format", "json", "--allow-years"], tmp_path)
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["source"] == str((tmp_path / "qcgrade.toml").resolve())
+    assert payload["settings"]["select"] == ["bare_number", "orphan_citation"]
+    assert payload["settings"]["allow_years"] is True
+    assert payload["settings"]["hedge_words"] == list(DEFAULT_HEDGES)
+    assert payload["checks"] == ["orphan_citation", "bare_number"]  # canonical order
+    assert payload["overridden_by_flags"] == ["allow_years"]
+
+
+@pytest.mark.parametrize(
+    ("args", "files", "needle"),
+    [
+        (["config"], {"qcgrade.toml": "tier3 = true\n"}, "qcgrade.toml: unknown key 'tier3' (did you mean 'tier2'?)"),
+        (["config", "--config", "missing.toml"], {}, "missing.toml: no such file"),
+        (["config", "--select", "bare_nubmer"], {}, "--select: unknown check 'bare_nubmer' (did you mean 'bare_number'?)"),
+        (["check", "s.md"], {"qcgrade.toml": "coverage_floor = \"2\"\n", "s.md": SECTION}, "coverage_floor: expected a whole number"),
+    ],
+)
+def test_bad_configuration_is_one_line_and_exit_2(tmp_path: Path, args: list[str], files: dict, needle: str) -> None:
+    for name, text in files.items():
+        write(tmp_path / name, text)
+    write(tmp_path / "s.json", json.dumps(SLICE))
+    code, _, err = run(args, tmp_path)
+    assert code == 2
+    assert err.startswith("qcgrade: error: ")
+    assert needle in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def findings_by_check(out: str) -> list[str]:
+    return sorted(v["check"] for v in json.loads(out)["violations"])
+
+
+@pytest.mark.parametrize(
+    ("config", "flags", "expected"),
+    [
+        (None, [], ["bare_number", "orphan_citation"]),
+        ("allow_years = true\n", [], ["orphan_citation"]),
+        ("allow_years = true\n", ["--no-allow-years"], ["bare_number", "orphan_citation"]),
+        ("select = [\"bare_number\"]\n", [], ["bare_number"]),
+        ("select = [\"bare_number\"]\n", ["--select", "orphan_citation"], ["orphan_citation"]),
+        ("ignore = [\"orphan_citation\"]\n", [], ["bare_number"]),
+        ("tier2 = true\ncoverage_floor = 2\n", [], ["bare_number", "coverage_floor", "orphan_citation"]),
+        ("tier2 = true\ncoverage_floor = 2\n", ["--coverage-floor", "1"], ["bare_number", "orphan_citation"]),
+        ("tier2 = true\n", ["--no-tier2"], ["bare_number", "orphan_citation"]),
+    ],
+)
+def test_check_honours_configuration_and_flags_override_it(tmp_path: Path, config: str | None, flags: list[str], expected: list[str]) -> None:
+    write(tmp_path / "s.md", SECTION)
+    write(tmp_path / "s.json", json.dumps(SLICE))
+    if config is not None:
+        write(tmp_path / "pyproject.toml", "[tool.qcgrade]\n" + config)
+    code, out, err = run(["check", "s.md", "--format", "json", *flags], tmp_path)
+    assert code == 1, err
+    assert findings_by_check(out) == expected
+
+
+def test_check_with_explicit_config_ignores_the_discovered_one(tmp_path: Path) -> None:
+    write(tmp_path / "s.md", SECTION)
+    write(tmp_path / "s.json", json.dumps(SLICE))
+    write(tmp_path / "qcgrade.toml", "select = [\"bare_number\"]\n")
+    write(tmp_path / "ci" / "strict.toml", "select = [\"orphan_citation\"]\n")
+    code, out, _ = run(["check", "s.md", "--format", "json", "--config", "ci/strict.toml"], tmp_path)
+    assert code == 1
+    assert findings_by_check(out) == ["orphan_citation"]
+
+
+def test_every_check_name_is_accepted_in_select() -> None:
+    assert parse_settings({"select": list(CHECK_NAMES)}).select == frozenset(CHECK_NAMES)
