@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from .auditing import AuditReport, Verdict, audit, audit_async
 from .checks import CHECK_NAMES, CHECKS, Check
-from .evidence import Card, EvidenceSlice, Metric, SliceError, Xref, load_slice
 from .corpus import CorpusItem, load_corpus
+from .evidence import Card, EvidenceSlice, Metric, SliceError, Xref, load_slice
 from .findings import Finding, Report
 from .grader import UnknownCheckError, active_checks, grade
 from .injectors import (

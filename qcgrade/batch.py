@@ -232,7 +232,15 @@ def _dumps(record: dict[str, Any]) -> str:
 
 
 def _json_type(value: Any) -> str:
-    names = {type(None): "null", bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array", dict: "an object"}
+    names = {
+        type(None): "null",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "an array",
+        dict: "an object",
+    }
     return names.get(type(value), type(value).__name__)
 
 

@@ -105,7 +105,9 @@ def parse_settings(table: Mapping[str, Any], where: str = "<config>") -> Options
     """Options from a mapping of configuration keys; errors name ``where`` and the key."""
     for key in table:
         if key not in CONFIG_KEYS:
-            raise ConfigError(f"{where}: unknown key {key!r}{did_you_mean(key, CONFIG_KEYS)}; known keys: {', '.join(CONFIG_KEYS)}")
+            raise ConfigError(
+                f"{where}: unknown key {key!r}{did_you_mean(key, CONFIG_KEYS)}; known keys: {', '.join(CONFIG_KEYS)}"
+            )
     changes: dict[str, Any] = {}
     if "select" in table:
         changes["select"] = frozenset(_check_names(table["select"], where, "select"))

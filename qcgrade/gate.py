@@ -202,8 +202,16 @@ def _one(item: CorpusItem, defect: str, seed: int, row: ClassRow) -> None:
 
 
 _HEADERS = (
-    "defect", "QC", "applied", "n/a", "flag rate", "exact check", "span jaccard", "reverted",
-    "places", "rejected",
+    "defect",
+    "QC",
+    "applied",
+    "n/a",
+    "flag rate",
+    "exact check",
+    "span jaccard",
+    "reverted",
+    "places",
+    "rejected",
 )
 
 

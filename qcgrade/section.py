@@ -82,8 +82,19 @@ class Section:
     """Everything the checks need to know about one composed section (immutable)."""
 
     __slots__ = (
-        "text", "lines", "citations", "metric_tags", "xrefs", "tldrs",
-        "_doc", "_folded", "_masks", "_ends", "_sentences", "_numerals", "_scan",
+        "text",
+        "lines",
+        "citations",
+        "metric_tags",
+        "xrefs",
+        "tldrs",
+        "_doc",
+        "_folded",
+        "_masks",
+        "_ends",
+        "_sentences",
+        "_numerals",
+        "_scan",
     )
 
     text: str
@@ -92,6 +103,13 @@ class Section:
     metric_tags: tuple[Marker, ...]
     xrefs: tuple[Marker, ...]
     tldrs: tuple[Tldr, ...]
+    _doc: Document
+    _folded: str
+    _masks: list[tuple[int, int]]
+    _ends: list[int]
+    _sentences: object  # tuple[Sentence, ...] once built
+    _numerals: object  # tuple[Numeral, ...] once built
+    _scan: str | None
 
     def __init__(self, text: str) -> None:
         doc = read_document(text)

@@ -121,8 +121,7 @@ class RoundStats:
         return _sorted_fields(self)
 
 
-_TOTALS = ("evictions", "flipped", "genuine_retirements", "harmful_retired",
-           "observed_failures", "synthesized", "true_failures")
+_TOTALS = ("evictions", "flipped", "genuine_retirements", "harmful_retired", "observed_failures", "synthesized", "true_failures")
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +209,12 @@ def simulate(
     """
     channel = Channel(rho_fp, rho_pf)
     cliff(tau)  # validates tau in [0, 1]
-    for name, value, least in (("n_min", n_min, 0), ("cap", cap, 1), ("rounds", rounds, 1),
-                               ("tasks_per_round", tasks_per_round, 1)):
+    for name, value, least in (
+        ("n_min", n_min, 0),
+        ("cap", cap, 1),
+        ("rounds", rounds, 1),
+        ("tasks_per_round", tasks_per_round, 1),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
     # The seed is formatted into the stream seeds, so 42.0 would silently differ from 42.
@@ -276,22 +279,48 @@ def simulate(
             evicted += 1
 
         live = [s for s in bank if s.status == "active"]
-        per_round.append(RoundStats(
-            round=rnd, tasks=tasks_per_round, true_failures=true_fail, observed_failures=obs_fail,
-            flipped=flipped, synthesized=n_new, genuine_retirements=retired,
-            harmful_retired=harmful_retired, evictions=evicted, active=len(live),
-            harmful_active=sum(s.harmful for s in live),
-        ))
+        per_round.append(
+            RoundStats(
+                round=rnd,
+                tasks=tasks_per_round,
+                true_failures=true_fail,
+                observed_failures=obs_fail,
+                flipped=flipped,
+                synthesized=n_new,
+                genuine_retirements=retired,
+                harmful_retired=harmful_retired,
+                evictions=evicted,
+                active=len(live),
+                harmful_active=sum(s.harmful for s in live),
+            )
+        )
 
     params: dict[str, Any] = {
-        "base_pass_rate": base_pass_rate, "cap": cap, "good_range": tuple(good_range),
-        "harmful_fraction": harmful_fraction, "harmful_range": tuple(harmful_range),
-        "n_min": n_min, "rho_fp": rho_fp, "rho_pf": rho_pf, "rounds": rounds, "seed": seed,
-        "synth_rate": synth_rate, "tasks_per_round": tasks_per_round, "tau": tau,
+        "base_pass_rate": base_pass_rate,
+        "cap": cap,
+        "good_range": tuple(good_range),
+        "harmful_fraction": harmful_fraction,
+        "harmful_range": tuple(harmful_range),
+        "n_min": n_min,
+        "rho_fp": rho_fp,
+        "rho_pf": rho_pf,
+        "rounds": rounds,
+        "seed": seed,
+        "synth_rate": synth_rate,
+        "tasks_per_round": tasks_per_round,
+        "tau": tau,
     }
     skills = tuple(
-        SkillRecord(id=s.id, true_pass_rate=s.p, harmful=s.harmful, born_round=s.born, trials=s.trials,
-                    observed_passes=s.passes, status=s.status, ended_round=s.ended)
+        SkillRecord(
+            id=s.id,
+            true_pass_rate=s.p,
+            harmful=s.harmful,
+            born_round=s.born,
+            trials=s.trials,
+            observed_passes=s.passes,
+            status=s.status,
+            ended_round=s.ended,
+        )
         for s in bank
     )
     return SimulationResult(params=tuple(sorted(params.items())), per_round=tuple(per_round), skills=skills)

@@ -23,9 +23,9 @@ import regex
 # (much faster on this than a property lookup) can scan for it; a test checks
 # it against the property.
 IGNORABLE_CLASS = (
-    "\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E"
-    "\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFF8\U0001BCA0-\U0001BCA3"
-    "\U0001D173-\U0001D17A\U000E0000-\U000E0FFF"
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
 )
 _IGNORABLE = re.compile(f"[{IGNORABLE_CLASS}]+")
 
@@ -35,7 +35,7 @@ _FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _FOLD.update({0x037E: ord(";"), 0x2024: ord("."), 0xFE5D: ord("["), 0xFE5E: ord("]")})
 
 
-_FOLDABLE = re.compile("[\uFF01-\uFF5E\u037E\u2024\uFE5D\uFE5E]")
+_FOLDABLE = re.compile("[\uff01-\uff5e\u037e\u2024\ufe5d\ufe5e]")
 
 
 def fold(text: str) -> str:
@@ -115,7 +115,6 @@ class ProjectionBuilder:
     def length(self) -> int:
         return self._length
 
-
     def build(self) -> Projection:
         return Projection("".join(self._parts), self._vis, self._src, self._end)
 
@@ -168,12 +167,49 @@ _ENTITY = regex.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0
 _HIDING_STYLE = regex.compile(r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])", regex.I)
 _HIDDEN_ATTR = regex.compile(r"(?:^|\s)(?:hidden|aria-hidden\s*=\s*[\"']?true)(?=[\s/=>]|$)", regex.I)
 # Elements whose content a browser never shows as text.
-_HIDDEN_ELEMENTS = frozenset({"script", "style", "template", "head", "title", "noscript", "textarea", "select", "object", "iframe", "svg", "math"})
+_HIDDEN_ELEMENTS = frozenset(
+    {"script", "style", "template", "head", "title", "noscript", "textarea", "select", "object", "iframe", "svg", "math"}
+)
 # Tags that break the flow of text (so ``4<br>2`` is two numbers, not ``42``).
 BREAKING_TAGS = frozenset(
-    {"br", "p", "div", "li", "ul", "ol", "tr", "td", "th", "table", "thead", "tbody", "hr", "img",
-     "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "section", "article", "header",
-     "footer", "dd", "dt", "dl", "figure", "figcaption", "details", "summary", "caption", "nav", "aside"}
+    {
+        "br",
+        "p",
+        "div",
+        "li",
+        "ul",
+        "ol",
+        "tr",
+        "td",
+        "th",
+        "table",
+        "thead",
+        "tbody",
+        "hr",
+        "img",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "blockquote",
+        "pre",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "dd",
+        "dt",
+        "dl",
+        "figure",
+        "figcaption",
+        "details",
+        "summary",
+        "caption",
+        "nav",
+        "aside",
+    }
 )
 
 
@@ -213,9 +249,7 @@ class HiddenTracker:
             return
         if closing or self_closing:
             return
-        if name in _HIDDEN_ELEMENTS or _HIDDEN_ATTR.search(attrs) or (
-            "style" in attrs.lower() and _HIDING_STYLE.search(attrs)
-        ):
+        if name in _HIDDEN_ELEMENTS or _HIDDEN_ATTR.search(attrs) or ("style" in attrs.lower() and _HIDING_STYLE.search(attrs)):
             self._hidden_tag = name
             self._depth = 1
 

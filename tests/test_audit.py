@@ -88,8 +88,7 @@ def test_always_pass_judge_is_a_blind_curator(tmp_path: Path) -> None:
 
 
 def test_always_fail_judge_is_starved(tmp_path: Path) -> None:
-    data = cli_json("audit", "--judge", _judge("always_fail.py"), "--corpus", str(small_corpus(tmp_path)),
-                    "--jobs", "4")
+    data = cli_json("audit", "--judge", _judge("always_fail.py"), "--corpus", str(small_corpus(tmp_path)), "--jobs", "4")
     assert data["rho_pf"] == 1.0 and data["rho_fp"] == 0.0 and data["kappa"] == 0.0
     assert data["clean"]["flag_rate"] == 1.0 and data["clean"]["n"] == 2
     assert data["rates"]["rho_fp"]["ci_high"] < data["cliff"]
@@ -101,13 +100,18 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
     items = build_items(corpus_entries(corpus), (0,)).items
     odd = sorted(i.id for i in items if len(i.text) % 2 == 1)
     assert 0 < len(odd) < len(items)  # the fixture mix exercises both paths
-    data = cli_json("audit", "--judge", _judge("flaky.py", str(tmp_path / "state")), "--corpus", str(corpus),
-                    "--retries", "1", "--jobs", "3")
+    data = cli_json(
+        "audit", "--judge", _judge("flaky.py", str(tmp_path / "state")), "--corpus", str(corpus), "--retries", "1", "--jobs", "3"
+    )
     assert sorted(e["id"] for e in data["judge_errors"]) == odd
-    assert all(e["attempts"] == 2 and e["error"] == "exited with status 7: model overloaded"
-               for e in data["judge_errors"])
-    assert data["counts"] == {"items": len(items), "judge_errors": len(odd), "not_applicable": 0,
-                              "scored": len(items) - len(odd), "skipped": 0}
+    assert all(e["attempts"] == 2 and e["error"] == "exited with status 7: model overloaded" for e in data["judge_errors"])
+    assert data["counts"] == {
+        "items": len(items),
+        "judge_errors": len(odd),
+        "not_applicable": 0,
+        "scored": len(items) - len(odd),
+        "skipped": 0,
+    }
     for name, row in data["per_class"].items():
         errors = sum(1 for i in odd if f"#{name}@" in i)
         assert row["errors"] == errors and row["n"] == 2 - errors
@@ -115,16 +119,16 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
     assert all(i["verdict"] in ("fail", None) for i in data["items"])
     assert sum(1 for i in data["items"] if i["verdict"] is None) == len(odd)
 
-    none_left = cli_json("audit", "--judge", _judge("flaky.py", str(tmp_path / "fresh")), "--corpus", str(corpus),
-                         "--retries", "0")
+    none_left = cli_json(
+        "audit", "--judge", _judge("flaky.py", str(tmp_path / "fresh")), "--corpus", str(corpus), "--retries", "0"
+    )
     assert none_left["counts"]["scored"] == 0 and len(none_left["judge_errors"]) == len(items)
     assert none_left["rates"]["rho_fp"]["n"] == 0 and none_left["verdict"] == "at risk"
 
 
 def test_command_judge_with_spans_matches_the_builtin_reference(tmp_path: Path) -> None:
     corpus = small_corpus(tmp_path, SMALL[:1])
-    via_command = cli_json("audit", "--judge", _judge("spans_judge.py", "grader"), "--corpus", str(corpus),
-                           "--jobs", "2")
+    via_command = cli_json("audit", "--judge", _judge("spans_judge.py", "grader"), "--corpus", str(corpus), "--jobs", "2")
     builtin = cli_json("audit", "--judge", "qcgrade", "--corpus", str(corpus))
     for key in ("per_class", "clean", "rates", "items", "verdict"):
         assert via_command[key] == builtin[key], key
@@ -135,8 +139,7 @@ def test_span_jaccard_against_the_injected_spans(tmp_path: Path) -> None:
     report = audit(lambda text, slice_: (False, [[0, 10]]), entries, seeds=2)
     items = build_items(entries, (0, 1)).items
     for name in DEFECTS:
-        overlaps = [jaccard([(0, 10)], i.targets) for i in items
-                    if i.kind == name and any(e > s for s, e in i.targets)]
+        overlaps = [jaccard([(0, 10)], i.targets) for i in items if i.kind == name and any(e > s for s, e in i.targets)]
         got = report.per_class[name]
         assert got.span_n == len(overlaps)
         assert got.span_jaccard == (pytest.approx(mean(overlaps)) if overlaps else None)
@@ -203,10 +206,16 @@ def test_inapplicable_defects_are_listed_not_counted(tmp_path: Path) -> None:
     corpus = tmp_path / "tiny"
     corpus.mkdir()
     (corpus / "s1.md").write_text("Revenue grew to {m_rev} [E1].\n", encoding="utf-8")
-    (corpus / "s1.json").write_text(json.dumps({
-        "section": "s1", "cards": [{"id": "E1", "stance": "bull", "claim": "Revenue grew.", "metric_refs": ["m_rev"]}],
-        "metrics": [{"tag": "m_rev", "value": "1.2", "unit": "B USD"}],
-    }), encoding="utf-8")
+    (corpus / "s1.json").write_text(
+        json.dumps(
+            {
+                "section": "s1",
+                "cards": [{"id": "E1", "stance": "bull", "claim": "Revenue grew.", "metric_refs": ["m_rev"]}],
+                "metrics": [{"tag": "m_rev", "value": "1.2", "unit": "B USD"}],
+            }
+        ),
+        encoding="utf-8",
+    )
     data = cli_json("audit", "--judge", "qcgrade", "--corpus", str(corpus))
     missing = {x["class"] for x in data["not_applicable"]}
     assert "missing_tldr" in missing  # there is no TL;DR to delete
@@ -218,8 +227,21 @@ def test_inapplicable_defects_are_listed_not_counted(tmp_path: Path) -> None:
 def test_timeouts_through_the_cli(tmp_path: Path) -> None:
     corpus = small_corpus(tmp_path, SMALL[:1])
     start = time.monotonic()
-    data = cli_json("audit", "--judge", _judge("slow.py", str(tmp_path / "pids"), "60"), "--corpus", str(corpus),
-                    "--defects", "orphan_citation", "--timeout", "0.5", "--retries", "0", "--jobs", "2")
+    data = cli_json(
+        "audit",
+        "--judge",
+        _judge("slow.py", str(tmp_path / "pids"), "60"),
+        "--corpus",
+        str(corpus),
+        "--defects",
+        "orphan_citation",
+        "--timeout",
+        "0.5",
+        "--retries",
+        "0",
+        "--jobs",
+        "2",
+    )
     assert time.monotonic() - start < 15
     assert [e["error"] for e in data["judge_errors"]] == ["timed out after 0.5s (killed)"] * 2
     assert data["counts"]["scored"] == 0
@@ -235,18 +257,21 @@ def test_plain_text_output(tmp_path: Path) -> None:
     assert "\x1b[" not in result.stdout
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("--judge", "no-such-judge-program-xyz"), "--judge: no-such-judge-program-xyz: command not found"),
-    (("--judge", "./nowhere/judge.py"), "--judge: ./nowhere/judge.py: no such file"),
-    (("--judge", "python 'unterminated"), "--judge: cannot parse command"),
-    (("--tau", "1.5"), "--tau: expected a number in [0, 1], got '1.5'"),
-    (("--tau", "nan"), "--tau: expected a number in [0, 1]"),
-    (("--seeds", "0"), "--seeds: expected an integer >= 1, got '0'"),
-    (("--jobs", "two"), "--jobs: expected an integer >= 1"),
-    (("--timeout", "-1"), "--timeout: expected a number of seconds"),
-    (("--defects", "orphan_citation,typo"), "unknown defect class 'typo'"),
-    (("--corpus", "does/not/exist"), "does/not/exist: no such file or directory"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--judge", "no-such-judge-program-xyz"), "--judge: no-such-judge-program-xyz: command not found"),
+        (("--judge", "./nowhere/judge.py"), "--judge: ./nowhere/judge.py: no such file"),
+        (("--judge", "python 'unterminated"), "--judge: cannot parse command"),
+        (("--tau", "1.5"), "--tau: expected a number in [0, 1], got '1.5'"),
+        (("--tau", "nan"), "--tau: expected a number in [0, 1]"),
+        (("--seeds", "0"), "--seeds: expected an integer >= 1, got '0'"),
+        (("--jobs", "two"), "--jobs: expected an integer >= 1"),
+        (("--timeout", "-1"), "--timeout: expected a number of seconds"),
+        (("--defects", "orphan_citation,typo"), "unknown defect class 'typo'"),
+        (("--corpus", "does/not/exist"), "does/not/exist: no such file or directory"),
+    ],
+)
 def test_bad_audit_input_is_one_line_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
     base = {"--judge": "qcgrade", "--corpus": str(small_corpus(tmp_path, SMALL[:1]))}
     for flag, value in zip(args[::2], args[1::2]):
@@ -271,8 +296,9 @@ def test_example_judge_for_users(tmp_path: Path) -> None:
 
 def test_rich_table_on_a_terminal(tmp_path: Path) -> None:
     corpus = str(small_corpus(tmp_path, SMALL[:1]))
-    result = CliRunner().invoke(main, ["audit", "--judge", "qcgrade", "--corpus", corpus],
-                                env={"FORCE_COLOR": "1", "NO_COLOR": "", "COLUMNS": "120"})
+    result = CliRunner().invoke(
+        main, ["audit", "--judge", "qcgrade", "--corpus", corpus], env={"FORCE_COLOR": "1", "NO_COLOR": "", "COLUMNS": "120"}
+    )
     assert result.exit_code == 0
     assert "┃" in result.stdout and "\x1b[" in result.stdout
     assert "verdict: AT RISK" in result.stdout  # 1 section: 7 injections cannot rule the cliff out
@@ -286,9 +312,23 @@ def test_same_bytes_across_processes_and_hash_seeds(tmp_path: Path) -> None:
     outputs = set()
     for hash_seed in ("1", "2"):
         done = subprocess.run(
-            [sys.executable, "-m", "qcgrade", "audit", "--judge", "qcgrade", "--corpus", corpus, "--seeds", "2",
-             "--format", "json"],
-            capture_output=True, check=True, env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            [
+                sys.executable,
+                "-m",
+                "qcgrade",
+                "audit",
+                "--judge",
+                "qcgrade",
+                "--corpus",
+                corpus,
+                "--seeds",
+                "2",
+                "--format",
+                "json",
+            ],
+            capture_output=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
         )
         outputs.add(done.stdout)
     assert len(outputs) == 1

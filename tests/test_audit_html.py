@@ -97,8 +97,9 @@ def test_judge_errors_and_skips_are_listed() -> None:
 
 def test_curve_is_drawn_with_the_judge_on_it() -> None:
     report = _report(lambda text, slice_: True)
-    point = JudgePoint("always pass", report.rho_fp.value, (report.rho_fp.ci_low, report.rho_fp.ci_high),
-                       report.rho_pf.value, report.verdict)
+    point = JudgePoint(
+        "always pass", report.rho_fp.value, (report.rho_fp.ci_low, report.rho_fp.ci_high), report.rho_pf.value, report.verdict
+    )
     curve = retirement_curve(tau=report.tau, judge=point, **QUICK)
     page = assert_self_contained(audit_page(report, curve))
     assert page.count("svg") == 3
@@ -135,13 +136,15 @@ def test_cli_writes_the_html(tmp_path: Path) -> None:
     for suffix in (".md", ".json"):
         shutil.copy(FIXTURES / "brinewave-lines" / f"s1{suffix}", corpus / f"s1{suffix}")
     out = tmp_path / "audit.html"
-    result = CliRunner().invoke(main, ["audit", "--judge", "qcgrade", "--corpus", str(corpus.parent),
-                                       "--html", str(out), "--curve"])
+    result = CliRunner().invoke(
+        main, ["audit", "--judge", "qcgrade", "--corpus", str(corpus.parent), "--html", str(out), "--curve"]
+    )
     assert result.exit_code == 0, result.stderr
     page = assert_self_contained(out.read_text(encoding="utf-8"))
     assert page.count("svg") == 3
-    bad = CliRunner().invoke(main, ["audit", "--judge", "qcgrade", "--corpus", str(corpus.parent),
-                                    "--html", str(tmp_path / "missing-dir" / "a.html")])
+    bad = CliRunner().invoke(
+        main, ["audit", "--judge", "qcgrade", "--corpus", str(corpus.parent), "--html", str(tmp_path / "missing-dir" / "a.html")]
+    )
     assert bad.exit_code == 2 and bad.stderr.startswith("qcgrade: error: ") and "cannot write" in bad.stderr
 
 
@@ -160,9 +163,20 @@ def test_renders_in_a_headless_browser(tmp_path: Path) -> None:
     png = tmp_path / "audit.png"
     browser = _browser()
     assert browser is not None
-    command = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
-               f"--screenshot={png}", "--window-size=1200,1600", html_path.as_uri()]
+    command = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        f"--screenshot={png}",
+        "--window-size=1200,1600",
+        html_path.as_uri(),
+    ]
     subprocess.run(command, check=False, capture_output=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
     assert png.is_file(), "the browser wrote no screenshot"
     data = png.read_bytes()

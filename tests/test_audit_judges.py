@@ -42,31 +42,37 @@ def _run(judge: Any, requests: list[Request], **kw: Any) -> list[Outcome]:
     return asyncio.run(judge_all(make_judge(judge, timeout=kw.pop("timeout", 30.0)), requests, **kw))
 
 
-@pytest.mark.parametrize(("stdout", "passed", "spans"), [
-    ("PASS\n", True, None),
-    ("fail", False, None),
-    ("\n  \nPASS\nthe rest is free text", True, None),
-    ('{"verdict": "pass"}', True, None),
-    ('{"verdict": "FAIL", "spans": [[3, 5], [0, 1]], "why": "x"}', False, ((0, 1), (3, 5))),
-    ('  {"verdict": "fail", "spans": []}\n', False, ()),
-    ('{"verdict": "fail", "spans": null}', False, None),
-])
+@pytest.mark.parametrize(
+    ("stdout", "passed", "spans"),
+    [
+        ("PASS\n", True, None),
+        ("fail", False, None),
+        ("\n  \nPASS\nthe rest is free text", True, None),
+        ('{"verdict": "pass"}', True, None),
+        ('{"verdict": "FAIL", "spans": [[3, 5], [0, 1]], "why": "x"}', False, ((0, 1), (3, 5))),
+        ('  {"verdict": "fail", "spans": []}\n', False, ()),
+        ('{"verdict": "fail", "spans": null}', False, None),
+    ],
+)
 def test_parse_output_accepts_the_protocol(stdout: str, passed: bool, spans: Any) -> None:
     assert parse_output(stdout) == Verdict(passed, spans)
 
 
-@pytest.mark.parametrize(("stdout", "message"), [
-    ("", "printed nothing"),
-    ("maybe", "unrecognised output 'maybe'"),
-    ("PASSED", "unrecognised output"),
-    ('{"verdict": "ok"}', '"verdict": "pass" or "fail"'),
-    ('{"verdict": "pass", "spans": [[5, 3]]}', "bad span"),
-    ('{"verdict": "pass", "spans": [[1, true]]}', "bad span"),
-    ('{"verdict": "pass", "spans": [[-1, 2]]}', "bad span"),
-    ('{"verdict": "pass", "spans": "0-3"}', "spans must be a list"),
-    ('{"verdict": "pass"', "not valid JSON"),
-    ("[1, 2]", "unrecognised output"),
-])
+@pytest.mark.parametrize(
+    ("stdout", "message"),
+    [
+        ("", "printed nothing"),
+        ("maybe", "unrecognised output 'maybe'"),
+        ("PASSED", "unrecognised output"),
+        ('{"verdict": "ok"}', '"verdict": "pass" or "fail"'),
+        ('{"verdict": "pass", "spans": [[5, 3]]}', "bad span"),
+        ('{"verdict": "pass", "spans": [[1, true]]}', "bad span"),
+        ('{"verdict": "pass", "spans": [[-1, 2]]}', "bad span"),
+        ('{"verdict": "pass", "spans": "0-3"}', "spans must be a list"),
+        ('{"verdict": "pass"', "not valid JSON"),
+        ("[1, 2]", "unrecognised output"),
+    ],
+)
 def test_parse_output_rejects_anything_else(stdout: str, message: str) -> None:
     with pytest.raises(JudgeError, match=message.replace("[", r"\[")):
         parse_output(stdout)
@@ -76,15 +82,18 @@ def test_parse_output_rejects_anything_else(stdout: str, message: str) -> None:
     assert "\n" not in str(info.value)
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    (True, Verdict(True)),
-    (False, Verdict(False)),
-    ((False, [[1, 2]]), Verdict(False, ((1, 2),))),
-    ((True, None), Verdict(True)),
-    ({"verdict": "fail", "spans": [[0, 4]]}, Verdict(False, ((0, 4),))),
-    ("PASS", Verdict(True)),
-    (Verdict(False, ((2, 3),)), Verdict(False, ((2, 3),))),
-])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (True, Verdict(True)),
+        (False, Verdict(False)),
+        ((False, [[1, 2]]), Verdict(False, ((1, 2),))),
+        ((True, None), Verdict(True)),
+        ({"verdict": "fail", "spans": [[0, 4]]}, Verdict(False, ((0, 4),))),
+        ("PASS", Verdict(True)),
+        (Verdict(False, ((2, 3),)), Verdict(False, ((2, 3),))),
+    ],
+)
 def test_coerce_python_results(value: Any, expected: Verdict) -> None:
     assert coerce(value) == expected
 
@@ -145,6 +154,7 @@ def test_sync_callables_run_in_parallel_threads_with_jobs() -> None:
         def judge(section: str, slice_: dict[str, Any]) -> bool:
             barrier.wait()
             return True
+
         return judge
 
     together = _run(judge_with(threading.Barrier(2, timeout=5)), _requests(2), jobs=2, retries=0)
@@ -273,8 +283,12 @@ def test_cache_ignores_corrupt_entries(tmp_path: Path) -> None:
     cache.put(key, "j", Verdict(False, ((1, 2),)))
     assert cache.get(key) == Verdict(False, ((1, 2),))
     entry = next(tmp_path.rglob(f"{key}.json"))
-    for garbage in ("{not json", json.dumps({"format": 1, "verdict": "maybe"}), "[]",
-                    json.dumps({"format": 1, "verdict": "pass", "spans": [[3, 1]]})):
+    for garbage in (
+        "{not json",
+        json.dumps({"format": 1, "verdict": "maybe"}),
+        "[]",
+        json.dumps({"format": 1, "verdict": "pass", "spans": [[3, 1]]}),
+    ):
         entry.write_text(garbage, encoding="utf-8")
         assert cache.get(key) is None
 
@@ -282,8 +296,17 @@ def test_cache_ignores_corrupt_entries(tmp_path: Path) -> None:
 def test_cache_key_is_canonical() -> None:
     reordered = dict(reversed(list(SLICE.items())))
     assert cache_key("j", "t", SLICE, 0) == cache_key("j", "t", reordered, 0)
-    assert len({cache_key("j", "t", SLICE, 0), cache_key("k", "t", SLICE, 0),
-                cache_key("j", "u", SLICE, 0), cache_key("j", "t", SLICE, 1)}) == 4
+    assert (
+        len(
+            {
+                cache_key("j", "t", SLICE, 0),
+                cache_key("k", "t", SLICE, 0),
+                cache_key("j", "u", SLICE, 0),
+                cache_key("j", "t", SLICE, 1),
+            }
+        )
+        == 4
+    )
 
 
 def test_cache_directory_that_is_a_file(tmp_path: Path) -> None:

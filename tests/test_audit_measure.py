@@ -58,8 +58,10 @@ def test_rates_and_intervals() -> None:
 
 
 def test_judge_errors_are_not_in_any_rate() -> None:
-    report = _measure({"clean": (5, 0), "orphan_citation": (0, 5), "bare_number": (0, 5), "number_swap": (0, 5)},
-                      errors={"clean": 3, "number_swap": 2})
+    report = _measure(
+        {"clean": (5, 0), "orphan_citation": (0, 5), "bare_number": (0, 5), "number_swap": (0, 5)},
+        errors={"clean": 3, "number_swap": 2},
+    )
     assert report.rho_pf.n == 5 and report.rho_fp.n == 15 and report.rho_fp.count == 0
     assert report.clean.errors == 3 and report.per_class["number_swap"].errors == 2
     assert [e.kind for e in report.judge_errors] == ["clean"] * 3 + ["number_swap"] * 2
@@ -67,18 +69,21 @@ def test_judge_errors_are_not_in_any_rate() -> None:
     assert sum(1 for i in report.items if i.passed is None) == 5
 
 
-@pytest.mark.parametrize(("counts", "expected"), [
-    # 9 of 20 hidden: exactly at the cliff (0.45) counts as past it.
-    ({"clean": (20, 0), "orphan_citation": (9, 11)}, "blind curator"),
-    ({"clean": (20, 0), "orphan_citation": (20, 0)}, "blind curator"),
-    # 3 of 10: below the cliff, but the Wilson upper bound (~0.61) reaches it.
-    ({"clean": (10, 0), "orphan_citation": (3, 7)}, "at risk"),
-    # The paper's strict judge: almost no false passes, almost all false fails.
-    ({"clean": (2, 38), "orphan_citation": (1, 199)}, "starved"),
-    ({"clean": (38, 2), "orphan_citation": (10, 190)}, "safe"),
-    # No scored injection at all: nothing rules the cliff out.
-    ({"clean": (10, 0)}, "at risk"),
-])
+@pytest.mark.parametrize(
+    ("counts", "expected"),
+    [
+        # 9 of 20 hidden: exactly at the cliff (0.45) counts as past it.
+        ({"clean": (20, 0), "orphan_citation": (9, 11)}, "blind curator"),
+        ({"clean": (20, 0), "orphan_citation": (20, 0)}, "blind curator"),
+        # 3 of 10: below the cliff, but the Wilson upper bound (~0.61) reaches it.
+        ({"clean": (10, 0), "orphan_citation": (3, 7)}, "at risk"),
+        # The paper's strict judge: almost no false passes, almost all false fails.
+        ({"clean": (2, 38), "orphan_citation": (1, 199)}, "starved"),
+        ({"clean": (38, 2), "orphan_citation": (10, 190)}, "safe"),
+        # No scored injection at all: nothing rules the cliff out.
+        ({"clean": (10, 0)}, "at risk"),
+    ],
+)
 def test_verdicts_follow_the_playbook(counts: dict[str, tuple[int, int]], expected: str) -> None:
     report = _measure(counts)
     assert report.verdict == expected
@@ -97,7 +102,7 @@ def test_theory_terms() -> None:
     t = report.theory
     assert t.symmetric_rho == pytest.approx(0.15)
     assert t.effective_tau == pytest.approx(0.10 / 0.7)
-    assert t.n_min_inflation == pytest.approx(0.7 ** -2)
+    assert t.n_min_inflation == pytest.approx(0.7**-2)
     assert t.max_operative_tau == pytest.approx(0.6)
     assert t.eps == pytest.approx(math.sqrt(math.log(40) / 100))
     assert t.prop1 == prop1_floor_terms(0.10, t.eps, report.rho_fp.ci_high, report.rho_pf.ci_high, 8, 0.05)
@@ -116,14 +121,19 @@ def test_span_jaccard_only_for_flags_with_spans() -> None:
         return AuditItem(f"s#{kind}@{k}", "s", kind, k, "text", {}, True, None, targets)
 
     items = (
-        item("orphan_citation", 0, ((10, 20),)),   # fail, spans [10, 20) -> 1.0
-        item("orphan_citation", 1, ((10, 20),)),   # fail, spans [15, 25) -> 5/15
-        item("orphan_citation", 2, ((10, 20),)),   # pass with spans -> ignored
-        item("orphan_citation", 3, ((10, 20),)),   # fail without spans -> ignored
-        item("bare_number", 0, ((7, 7),)),         # a deletion: nothing to overlap -> ignored
+        item("orphan_citation", 0, ((10, 20),)),  # fail, spans [10, 20) -> 1.0
+        item("orphan_citation", 1, ((10, 20),)),  # fail, spans [15, 25) -> 5/15
+        item("orphan_citation", 2, ((10, 20),)),  # pass with spans -> ignored
+        item("orphan_citation", 3, ((10, 20),)),  # fail without spans -> ignored
+        item("bare_number", 0, ((7, 7),)),  # a deletion: nothing to overlap -> ignored
     )
-    outcomes = [Outcome(Verdict(False, ((10, 20),))), Outcome(Verdict(False, ((15, 25),))),
-                Outcome(Verdict(True, ((10, 20),))), Outcome(Verdict(False)), Outcome(Verdict(False, ((7, 9),)))]
+    outcomes = [
+        Outcome(Verdict(False, ((10, 20),))),
+        Outcome(Verdict(False, ((15, 25),))),
+        Outcome(Verdict(True, ((10, 20),))),
+        Outcome(Verdict(False)),
+        Outcome(Verdict(False, ((7, 9),))),
+    ]
     report = measure(ItemSet(items, 1, (), (), DEFECTS), outcomes, judge="j", tau=0.1, seeds=(0,))
     oc = report.per_class["orphan_citation"]
     assert oc.span_n == 2 and oc.span_jaccard == pytest.approx((1.0 + 5 / 15) / 2)
@@ -141,8 +151,13 @@ def _keys_sorted(obj: Any) -> bool:
 
 def test_json_form_is_stable_and_finite() -> None:
     item_set, outcomes = _items({"clean": (3, 0), "orphan_citation": (3, 0), "number_swap": (3, 0)})
-    item_set = ItemSet(item_set.items, 1, (Skipped("bad", "fails the deterministic grader", ("bare_number",)),),
-                       (Inapplicable("s0", "bare_number", 0, "no numeral"),), DEFECTS)
+    item_set = ItemSet(
+        item_set.items,
+        1,
+        (Skipped("bad", "fails the deterministic grader", ("bare_number",)),),
+        (Inapplicable("s0", "bare_number", 0, "no numeral"),),
+        DEFECTS,
+    )
     report = measure(item_set, outcomes, judge="j", tau=0.1, seeds=(0,))
     data = report.to_dict()
     assert _keys_sorted(data)

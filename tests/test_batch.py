@@ -9,10 +9,10 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import helpers
 import pytest
 from click.testing import CliRunner
 
+import helpers
 from qcgrade import Options, UnknownCheckError, grade
 from qcgrade.batch import BatchSummary, grade_jsonl, grade_line
 from qcgrade.cli import main
@@ -67,7 +67,9 @@ def test_records_match_grade_and_keep_input_order(workers: int) -> None:
     records = [json.loads(r.json) for r in results]
     assert records == [expected_record(item, i + 1) for i, item in enumerate(items)]
     assert [r.status for r in results] == ["failed" if i % 3 == 1 else "passed" for i in range(40)]
-    assert all(r.json == json.dumps(json.loads(r.json), sort_keys=True, ensure_ascii=False, separators=(",", ":")) for r in results)
+    assert all(
+        r.json == json.dumps(json.loads(r.json), sort_keys=True, ensure_ascii=False, separators=(",", ":")) for r in results
+    )
 
 
 def test_output_is_byte_identical_whatever_the_number_of_workers() -> None:

@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from qcgrade import CHECK_NAMES, Options, grade
-
 from helpers import CASES, load_toml
+from qcgrade import CHECK_NAMES, Options, grade
 
 SLICE = json.loads((CASES / "slice.json").read_text(encoding="utf-8"))
 

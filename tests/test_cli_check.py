@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from qcgrade.cli import main
-
 from helpers import CASES, FIXTURES
+from qcgrade.cli import main
 
 SLICE = CASES / "slice.json"
 CLEAN = FIXTURES / "appendix-a" / "s3.md"
@@ -132,8 +131,16 @@ def test_usage_errors_exit_2() -> None:
 def test_checks_lists_every_check_with_its_doc() -> None:
     code, out, _ = run("checks")
     assert code == 0
-    for name in ("orphan_citation", "unregistered_metric", "bare_number", "broken_xref", "missing_tldr",
-                 "unhedged_weak_card", "missing_stance", "coverage_floor"):
+    for name in (
+        "orphan_citation",
+        "unregistered_metric",
+        "bare_number",
+        "broken_xref",
+        "missing_tldr",
+        "unhedged_weak_card",
+        "missing_stance",
+        "coverage_floor",
+    ):
         assert name in out
     assert "A citation names a card that is not in the evidence slice." in out
 
@@ -151,12 +158,18 @@ def test_piped_output_has_no_colour_and_no_color_is_honoured(tmp_path: Path) -> 
     for env in ({}, {"FORCE_COLOR": "1", "NO_COLOR": "1"}):
         result = subprocess.run(
             [sys.executable, "-m", "qcgrade", "check", str(section), "--slice", str(SLICE)],
-            capture_output=True, text=True, env={**os.environ, **env}, check=False,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **env},
+            check=False,
         )
         assert result.returncode == 1
         assert "\x1b[" not in result.stdout
     coloured = subprocess.run(
         [sys.executable, "-m", "qcgrade", "check", str(section), "--slice", str(SLICE)],
-        capture_output=True, text=True, env={**os.environ, "FORCE_COLOR": "1", "NO_COLOR": ""}, check=False,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "FORCE_COLOR": "1", "NO_COLOR": ""},
+        check=False,
     )
     assert "\x1b[" in coloured.stdout

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import helpers
 import pytest
 from click.testing import CliRunner
 
+import helpers
 from qcgrade.checks import CHECK_NAMES
 from qcgrade.cli import main
 from qcgrade.config import ConfigError, find_config, load_config, parse_settings
@@ -83,9 +83,9 @@ def test_qcgrade_toml_wins_over_pyproject_in_the_same_directory(tmp_path: Path) 
 
 
 def test_search_walks_up_and_skips_pyproject_without_the_table(tmp_path: Path) -> None:
-    write(tmp_path / "pyproject.toml", "[tool.qcgrade]\nselect = [\"bare_number\"]\n")
+    write(tmp_path / "pyproject.toml", '[tool.qcgrade]\nselect = ["bare_number"]\n')
     inner = tmp_path / "pkg" / "sub"
-    write(tmp_path / "pkg" / "pyproject.toml", "[project]\nname = \"x\"\n")  # no [tool.qcgrade]
+    write(tmp_path / "pkg" / "pyproject.toml", '[project]\nname = "x"\n')  # no [tool.qcgrade]
     inner.mkdir(parents=True)
     assert find_config(inner) == (tmp_path / "pyproject.toml").resolve()
     config = load_config(start=inner)
@@ -103,7 +103,7 @@ def test_nearest_configuration_wins(tmp_path: Path) -> None:
 def test_explicit_file_is_read_at_its_top_level_unless_it_is_a_pyproject(tmp_path: Path) -> None:
     custom = write(tmp_path / "policy.toml", "coverage_floor = 2\n")
     assert load_config(custom).options.coverage_floor == 2
-    bare = write(tmp_path / "other" / "pyproject.toml", "[project]\nname = \"x\"\n")
+    bare = write(tmp_path / "other" / "pyproject.toml", '[project]\nname = "x"\n')
     with pytest.raises(ConfigError, match=r"pyproject.toml: no \[tool.qcgrade\] table"):
         load_config(bare)
 
@@ -114,7 +114,7 @@ def test_explicit_file_is_read_at_its_top_level_unless_it_is_a_pyproject(tmp_pat
         ("qcgrade.toml", "tier2 = \n", "invalid TOML"),
         ("qcgrade.toml", "[section]\nx = 1\n", "unknown key 'section'"),
         ("pyproject.toml", "[tool]\nqcgrade = 3\n", "tool.qcgrade: expected a table, got an integer (3)"),
-        ("pyproject.toml", "[tool.qcgrade]\nselect = [\"orphan\"]\n", "select: unknown check 'orphan'"),
+        ("pyproject.toml", '[tool.qcgrade]\nselect = ["orphan"]\n', "select: unknown check 'orphan'"),
     ],
 )
 def test_bad_files_are_errors_naming_the_file(tmp_path: Path, name: str, text: str, needle: str) -> None:
@@ -157,7 +157,7 @@ def test_config_command_prints_defaults_that_load_back(tmp_path: Path) -> None:
 
 
 def test_config_command_shows_file_and_flag_overrides(tmp_path: Path) -> None:
-    write(tmp_path / "pyproject.toml", "[tool.qcgrade]\ntier2 = true\nhedge_words = [\"maybe\"]\ncoverage_floor = 2\n")
+    write(tmp_path / "pyproject.toml", '[tool.qcgrade]\ntier2 = true\nhedge_words = ["maybe"]\ncoverage_floor = 2\n')
     code, out, err = run(["config", "--no-tier2", "--ignore", "bare_number"], tmp_path)
     assert code == 0, err
     assert "pyproject.toml [tool.qcgrade]" in out.splitlines()[0]
@@ -167,7 +167,7 @@ def test_config_command_shows_file_and_flag_overrides(tmp_path: Path) -> None:
 
 
 def test_config_command_json(tmp_path: Path) -> None:
-    write(tmp_path / "qcgrade.toml", "select = [\"bare_number\", \"orphan_citation\"]\n")
+    write(tmp_path / "qcgrade.toml", 'select = ["bare_number", "orphan_citation"]\n')
     code, out, err = run(["config", "--format", "json", "--allow-years"], tmp_path)
     assert code == 0, err
     payload = json.loads(out)
@@ -185,7 +185,11 @@ def test_config_command_json(tmp_path: Path) -> None:
         (["config"], {"qcgrade.toml": "tier3 = true\n"}, "qcgrade.toml: unknown key 'tier3' (did you mean 'tier2'?)"),
         (["config", "--config", "missing.toml"], {}, "missing.toml: no such file"),
         (["config", "--select", "bare_nubmer"], {}, "--select: unknown check 'bare_nubmer' (did you mean 'bare_number'?)"),
-        (["check", "s.md"], {"qcgrade.toml": "coverage_floor = \"2\"\n", "s.md": SECTION}, "coverage_floor: expected a whole number"),
+        (
+            ["check", "s.md"],
+            {"qcgrade.toml": 'coverage_floor = "2"\n', "s.md": SECTION},
+            "coverage_floor: expected a whole number",
+        ),
     ],
 )
 def test_bad_configuration_is_one_line_and_exit_2(tmp_path: Path, args: list[str], files: dict, needle: str) -> None:
@@ -209,15 +213,17 @@ def findings_by_check(out: str) -> list[str]:
         (None, [], ["bare_number", "orphan_citation"]),
         ("allow_years = true\n", [], ["orphan_citation"]),
         ("allow_years = true\n", ["--no-allow-years"], ["bare_number", "orphan_citation"]),
-        ("select = [\"bare_number\"]\n", [], ["bare_number"]),
-        ("select = [\"bare_number\"]\n", ["--select", "orphan_citation"], ["orphan_citation"]),
-        ("ignore = [\"orphan_citation\"]\n", [], ["bare_number"]),
+        ('select = ["bare_number"]\n', [], ["bare_number"]),
+        ('select = ["bare_number"]\n', ["--select", "orphan_citation"], ["orphan_citation"]),
+        ('ignore = ["orphan_citation"]\n', [], ["bare_number"]),
         ("tier2 = true\ncoverage_floor = 2\n", [], ["bare_number", "coverage_floor", "orphan_citation"]),
         ("tier2 = true\ncoverage_floor = 2\n", ["--coverage-floor", "1"], ["bare_number", "orphan_citation"]),
         ("tier2 = true\n", ["--no-tier2"], ["bare_number", "orphan_citation"]),
     ],
 )
-def test_check_honours_configuration_and_flags_override_it(tmp_path: Path, config: str | None, flags: list[str], expected: list[str]) -> None:
+def test_check_honours_configuration_and_flags_override_it(
+    tmp_path: Path, config: str | None, flags: list[str], expected: list[str]
+) -> None:
     write(tmp_path / "s.md", SECTION)
     write(tmp_path / "s.json", json.dumps(SLICE))
     if config is not None:
@@ -230,8 +236,8 @@ def test_check_honours_configuration_and_flags_override_it(tmp_path: Path, confi
 def test_check_with_explicit_config_ignores_the_discovered_one(tmp_path: Path) -> None:
     write(tmp_path / "s.md", SECTION)
     write(tmp_path / "s.json", json.dumps(SLICE))
-    write(tmp_path / "qcgrade.toml", "select = [\"bare_number\"]\n")
-    write(tmp_path / "ci" / "strict.toml", "select = [\"orphan_citation\"]\n")
+    write(tmp_path / "qcgrade.toml", 'select = ["bare_number"]\n')
+    write(tmp_path / "ci" / "strict.toml", 'select = ["orphan_citation"]\n')
     code, out, _ = run(["check", "s.md", "--format", "json", "--config", "ci/strict.toml"], tmp_path)
     assert code == 1
     assert findings_by_check(out) == ["orphan_citation"]

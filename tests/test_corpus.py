@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, fixture_pairs
 
+from helpers import FIXTURES, fixture_pairs
 from qcgrade.corpus import load_corpus
 from qcgrade.files import InputError
 

@@ -7,10 +7,9 @@ import json
 import jsonschema
 import pytest
 
+from helpers import FIXTURES, fixture_pairs
 from qcgrade import grade, load_slice
 from qcgrade.schema import evidence_slice_schema
-
-from helpers import FIXTURES, fixture_pairs
 
 PAIRS = fixture_pairs()
 

@@ -60,7 +60,9 @@ def test_the_shipped_schema_is_the_unmodified_official_one() -> None:
     assert SCHEMA["$schema"] == "http://json-schema.org/draft-04/schema#"
 
 
-@pytest.mark.parametrize("results", [RESULTS, RESULTS[1:], [], [graded("a.md", "")]], ids=["mixed", "clean", "none", "empty-text"])
+@pytest.mark.parametrize(
+    "results", [RESULTS, RESULTS[1:], [], [graded("a.md", "")]], ids=["mixed", "clean", "none", "empty-text"]
+)
 def test_sarif_validates_against_the_official_schema(results: list[Graded]) -> None:
     log = json.loads(sarif.render(results))
     errors = sorted(VALIDATOR.iter_errors(log), key=str)
@@ -109,12 +111,12 @@ def test_sarif_regions_point_at_the_offending_text() -> None:
         location = result["locations"][0]["physicalLocation"]
         assert location["artifactLocation"]["uri"] == "reports/dirty%20one.md"
         region = location["region"]
-        offending = DIRTY[region["charOffset"]:region["charOffset"] + region["charLength"]]
-        assert offending == DIRTY[finding.start:finding.end]
+        offending = DIRTY[region["charOffset"] : region["charOffset"] + region["charLength"]]
+        assert offending == DIRTY[finding.start : finding.end]
         if region["startLine"] == region["endLine"]:
             # 1-based code-point columns, end exclusive: the same text again.
             line = lines[region["startLine"] - 1]
-            assert line[region["startColumn"] - 1:region["endColumn"] - 1] == offending
+            assert line[region["startColumn"] - 1 : region["endColumn"] - 1] == offending
     bare = [r for r in run["results"] if r["ruleId"] == "bare_number"]
     assert bare[0]["locations"][0]["physicalLocation"]["region"]["startColumn"] == len("🚀📈 Revenue grew ") + 1
 
@@ -218,7 +220,9 @@ def test_junit_has_one_testcase_per_section_and_lists_violations() -> None:
     assert failure is not None
     findings = RESULTS[0].report.findings
     assert failure.get("message", "").startswith(f"{len(findings)} violations: ")
-    assert (failure.text or "").splitlines() == [f"reports/dirty one.md:{f.line}:{f.column}: {f.check} {f.message}" for f in findings]
+    assert (failure.text or "").splitlines() == [
+        f"reports/dirty one.md:{f.line}:{f.column}: {f.check} {f.message}" for f in findings
+    ]
 
 
 def test_junit_stays_well_formed_with_hostile_paths_and_messages() -> None:

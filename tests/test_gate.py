@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import FIXTURES
 
+from helpers import FIXTURES
 from qcgrade import grade
 from qcgrade.cli import main
 from qcgrade.corpus import CorpusItem, load_corpus
@@ -86,7 +86,9 @@ def test_sections_that_fail_before_injection_are_skipped_and_listed() -> None:
 
 
 def test_not_applicable_is_counted_per_attempt() -> None:
-    plain = CorpusItem("plain", "## Overview\n\nThe company sells things.\n", CORPUS[0].slice.model_copy(update={"tldr_min_bullets": 0}))
+    plain = CorpusItem(
+        "plain", "## Overview\n\nThe company sells things.\n", CORPUS[0].slice.model_copy(update={"tldr_min_bullets": 0})
+    )
     result = run_gate([plain], 3, ("number_swap", "broken_xref"))
     rows = {row.defect: row for row in result.rows}
     assert rows["number_swap"].not_applicable == 3 and rows["number_swap"].applied == 0
@@ -138,7 +140,9 @@ def test_cli_gate_json_has_sorted_keys_and_every_class(tmp_path: Path) -> None:
         json.dumps({"id": "dirty", "section": FAILING, "slice": item.slice.model_dump(mode="json")}),
     ]
     corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, out, err = _run("gate", str(corpus), "--seeds", "2", "--format", "json", "--defect", "orphan_citation", "--defect", "number_swap")
+    code, out, err = _run(
+        "gate", str(corpus), "--seeds", "2", "--format", "json", "--defect", "orphan_citation", "--defect", "number_swap"
+    )
     assert code == 0, err
     data = json.loads(out)
     assert out == json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"

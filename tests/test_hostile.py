@@ -11,9 +11,8 @@ import time
 
 import pytest
 
-from qcgrade import grade
-
 from helpers import CASES, FIXTURES
+from qcgrade import grade
 
 SLICE = json.loads((CASES / "slice.json").read_text(encoding="utf-8"))
 CLEAN = (FIXTURES / "voltaris-cells" / "s1.md").read_text(encoding="utf-8")

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import get_args
 
 import pytest
-from helpers import FIXTURES, ROOT
 
+from helpers import FIXTURES, ROOT
 from qcgrade import grade, parse_section
 from qcgrade.checks import TIER1
 from qcgrade.corpus import CorpusItem, load_corpus
@@ -134,7 +134,10 @@ def test_visible_classes_trip_exactly_their_check_and_invisible_ones_nothing(ite
             injection = inject(item.section, item.slice, defect, seed)
             record = injection.record
             assert injection.text != item.section
-            assert injection.text == item.section[: record.original_start] + record.replacement_text + item.section[record.original_end :]
+            assert (
+                injection.text
+                == item.section[: record.original_start] + record.replacement_text + item.section[record.original_end :]
+            )
             report = grade(injection.text, item.slice)
             if record.expected_check is None:
                 assert report.passed, (defect, seed, report.findings)
@@ -216,17 +219,39 @@ def test_same_seed_same_record_across_processes_and_hash_seeds() -> None:
 
 def _site_of(sites: tuple[Site, ...], start: int, end: int, replacement: str) -> int:
     hits = [
-        i for i, site in enumerate(sites)
-        if any((e.start, e.end, e.replacement) == (start, end, replacement) for e in site.edits)
+        i for i, site in enumerate(sites) if any((e.start, e.end, e.replacement) == (start, end, replacement) for e in site.edits)
     ]
     assert len(hits) == 1
     return hits[0]
 
 
 # Chi-square critical values at p = 0.001, by degrees of freedom.
-_CHI2_999 = {1: 10.83, 2: 13.82, 3: 16.27, 4: 18.47, 5: 20.52, 6: 22.46, 7: 24.32, 8: 26.12, 9: 27.88,
-             10: 29.59, 11: 31.26, 12: 32.91, 13: 34.53, 14: 36.12, 15: 37.70, 16: 39.25, 17: 40.79,
-             18: 42.31, 19: 43.82, 20: 45.31, 21: 46.80, 22: 48.27, 23: 49.73, 24: 51.18}
+_CHI2_999 = {
+    1: 10.83,
+    2: 13.82,
+    3: 16.27,
+    4: 18.47,
+    5: 20.52,
+    6: 22.46,
+    7: 24.32,
+    8: 26.12,
+    9: 27.88,
+    10: 29.59,
+    11: 31.26,
+    12: 32.91,
+    13: 34.53,
+    14: 36.12,
+    15: 37.70,
+    16: 39.25,
+    17: 40.79,
+    18: 42.31,
+    19: 43.82,
+    20: 45.31,
+    21: 46.80,
+    22: 48.27,
+    23: 49.73,
+    24: 51.18,
+}
 
 
 @pytest.mark.parametrize(
@@ -361,6 +386,7 @@ def test_tries_are_bounded_on_sections_with_huge_numbers_of_bad_places(monkeypat
     monkeypatch.setattr(engine, "MAX_TRIES", 12)
     paragraph = "Sales rose [E001].\n\n"
     text = "## TL;DR\n\n- Sales rose [E001].\n\n" + paragraph * 40
+
     def bad_everywhere(section, evidence):  # type: ignore[no-untyped-def]
         for sentence in section.sentences:
             yield Site(sentence.start, sentence.start, (Edit(sentence.start, sentence.start, "[E999] ", ()),))
@@ -408,11 +434,7 @@ def test_fresh_ids_look_real_and_are_absent(shape: str, taken: list[str], fresh:
 
 
 def test_orphan_replaces_when_the_sentence_stays_annotated_and_is_added_alongside_otherwise() -> None:
-    text = (
-        "## TL;DR\n\n- Sales rose [E001].\n\n"
-        "Revenue grew 30% [E001, E002].\n\n"
-        "Revenue grew 30% [E001].\n"
-    )
+    text = "## TL;DR\n\n- Sales rose [E001].\n\nRevenue grew 30% [E001, E002].\n\nRevenue grew 30% [E001].\n"
     sites = valid_sites(text, SLICE, "orphan_citation")
     edits = [(text[s.edits[0].start : s.edits[0].end], s.edits[0].replacement) for s in sites]
     assert edits == [("E001", "E039"), ("E001", "E039"), ("E002", "E039"), ("", ", E039")]
@@ -445,12 +467,29 @@ def test_unregistered_metric_names_are_near_misses_and_never_registered() -> Non
 @pytest.mark.parametrize(
     ("word", "opposite"),
     [
-        ("grew", "fell"), ("Grew", "Fell"), ("GREW", "FELL"), ("fell", "grew"), ("grows", "shrinks"),
-        ("growing", "shrinking"), ("rose", "fell"), ("declined", "rose"), ("Increased", "Decreased"),
-        ("decreasing", "increasing"), ("up", "down"), ("Down", "Up"), ("higher", "lower"),
-        ("gain", "loss"), ("losses", "gains"), ("expanded", "contracted"), ("contracted", "expanded"),
-        ("improved", "worsened"), ("worsening", "improving"), ("weakened", "strengthened"),
-        ("below", "above"), ("falling", "rising"), ("fallen", "risen"),
+        ("grew", "fell"),
+        ("Grew", "Fell"),
+        ("GREW", "FELL"),
+        ("fell", "grew"),
+        ("grows", "shrinks"),
+        ("growing", "shrinking"),
+        ("rose", "fell"),
+        ("declined", "rose"),
+        ("Increased", "Decreased"),
+        ("decreasing", "increasing"),
+        ("up", "down"),
+        ("Down", "Up"),
+        ("higher", "lower"),
+        ("gain", "loss"),
+        ("losses", "gains"),
+        ("expanded", "contracted"),
+        ("contracted", "expanded"),
+        ("improved", "worsened"),
+        ("worsening", "improving"),
+        ("weakened", "strengthened"),
+        ("below", "above"),
+        ("falling", "rising"),
+        ("fallen", "risen"),
     ],
 )
 def test_flip_keeps_case_and_inflection(word: str, opposite: str) -> None:

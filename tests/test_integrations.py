@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import helpers
 import pytest
 
+import helpers
 import qcgrade.integrations.openrlhf as openrlhf_module
 import qcgrade.integrations.trl as trl_module
 import qcgrade.integrations.verl as verl_module
@@ -50,9 +50,7 @@ class FakeArray:
 def arrow_style(slice_dict: dict[str, Any]) -> dict[str, Any]:
     """The slice as a struct column returns it: absent fields as None, lists as arrays."""
     out = dict(slice_dict, purpose=None)
-    out["cards"] = FakeArray(
-        [dict(card, quote=None, metric_refs=FakeArray(card["metric_refs"])) for card in slice_dict["cards"]]
-    )
+    out["cards"] = FakeArray([dict(card, quote=None, metric_refs=FakeArray(card["metric_refs"])) for card in slice_dict["cards"]])
     out["xref"] = FakeArray(slice_dict["xref"])
     return out
 
@@ -227,17 +225,11 @@ def test_verl_return_dict_via_reward_kwargs() -> None:
 
 def test_verl_bad_slice_scores_zero_with_the_same_keys() -> None:
     kwargs = {"return_dict": True, "tier2": True}
-    good = verl_naive_call(
-        compute_score, kwargs, data_source="x", solution_str=CLEAN, ground_truth=SLICE_JSON, extra_info=None
-    )
+    good = verl_naive_call(compute_score, kwargs, data_source="x", solution_str=CLEAN, ground_truth=SLICE_JSON, extra_info=None)
     with pytest.warns(RuntimeWarning, match="unusable slice"):
-        bad = verl_naive_call(
-            compute_score, kwargs, data_source="x", solution_str=CLEAN, ground_truth="{", extra_info=None
-        )
+        bad = verl_naive_call(compute_score, kwargs, data_source="x", solution_str=CLEAN, ground_truth="{", extra_info=None)
     with pytest.warns(RuntimeWarning, match="no slice"):
-        missing = verl_naive_call(
-            compute_score, kwargs, data_source="x", solution_str=CLEAN, ground_truth=None, extra_info={}
-        )
+        missing = verl_naive_call(compute_score, kwargs, data_source="x", solution_str=CLEAN, ground_truth=None, extra_info={})
     assert list(good) == list(bad) == list(missing)  # verl stacks these per key across the batch
     assert good["score"] == 1.0 and good["qcgrade_slice_error"] == 0
     for row in (bad, missing):
@@ -256,9 +248,7 @@ def test_verl_shaped_and_tier2_kwargs() -> None:
     clean_weak = {"data_source": "x", "solution_str": CLEAN, "ground_truth": weak, "extra_info": None}
     assert verl_naive_call(compute_score, {}, **clean_weak) == 1.0
     assert verl_naive_call(compute_score, {"tier2": True}, **clean_weak) == 0.0
-    batch = compute_score_batch(
-        data_sources=["x"], solution_strs=[CLEAN], ground_truths=[weak], extra_infos=[None], tier2=True
-    )
+    batch = compute_score_batch(data_sources=["x"], solution_strs=[CLEAN], ground_truths=[weak], extra_infos=[None], tier2=True)
     assert batch == [0.0]
 
 
@@ -275,14 +265,10 @@ def test_verl_batch_variant_matches_the_single_calls() -> None:
             return_dict=True,
         )
     with pytest.warns(RuntimeWarning):
-        single = [
-            compute_score("qcgrade", t, g, e, return_dict=True) for t, g, e in zip(texts, truths, extras, strict=True)
-        ]
+        single = [compute_score("qcgrade", t, g, e, return_dict=True) for t, g, e in zip(texts, truths, extras, strict=True)]
     assert batch == single
     assert [row["score"] for row in batch if isinstance(row, dict)] == [1.0, 0.0, 1.0, 0.0]
-    assert compute_score_batch(
-        data_sources=["a"], solution_strs=[CLEAN], ground_truths=[SLICE_JSON], extra_infos=None
-    ) == [1.0]
+    assert compute_score_batch(data_sources=["a"], solution_strs=[CLEAN], ground_truths=[SLICE_JSON], extra_infos=None) == [1.0]
 
 
 # --- OpenRLHF -------------------------------------------------------------------
@@ -361,9 +347,7 @@ def test_openrlhf_concurrent_calls_from_threads(no_torch: None) -> None:
     texts = [CLEAN, DIRTY] * 8
 
     async def run() -> list[dict[str, Any]]:
-        return await asyncio.gather(
-            *(asyncio.to_thread(reward_func, [PROMPT + t], [PROMPT], [SLICE_JSON]) for t in texts)
-        )
+        return await asyncio.gather(*(asyncio.to_thread(reward_func, [PROMPT + t], [PROMPT], [SLICE_JSON]) for t in texts))
 
     results = asyncio.run(run())
     assert [r["rewards"][0] for r in results] == [1.0, 0.0] * 8

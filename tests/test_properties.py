@@ -10,9 +10,8 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from qcgrade import Options, grade
-
 from helpers import CASES
+from qcgrade import Options, grade
 
 SLICE = json.loads((CASES / "slice.json").read_text(encoding="utf-8"))
 ALL_CHECKS = Options(tier2=True)
@@ -25,11 +24,39 @@ _markdownish = st.text(
     max_size=400,
 )
 _snippets = st.lists(
-    st.sampled_from([
-        "[E001]", "[E002, E9]", "{m_rev}", "{m_no}", "§s5", "§s9", "42", "3.5%", "TL;DR", "- ", "\n\n", "\n",
-        "**", "`", "<!--", "-->", "<div>", "</div>", "&#52;", "\\[", "| a | b |\n|---|---|\n", "```\n", "> ",
-        "١٢", "４２", "\u200b", "e.g. ", ". ", "FY25 ",
-    ]),
+    st.sampled_from(
+        [
+            "[E001]",
+            "[E002, E9]",
+            "{m_rev}",
+            "{m_no}",
+            "§s5",
+            "§s9",
+            "42",
+            "3.5%",
+            "TL;DR",
+            "- ",
+            "\n\n",
+            "\n",
+            "**",
+            "`",
+            "<!--",
+            "-->",
+            "<div>",
+            "</div>",
+            "&#52;",
+            "\\[",
+            "| a | b |\n|---|---|\n",
+            "```\n",
+            "> ",
+            "١٢",
+            "４２",
+            "\u200b",
+            "e.g. ",
+            ". ",
+            "FY25 ",
+        ]
+    ),
     max_size=40,
 ).map("".join)
 _texts = st.one_of(_markdownish, _snippets, st.tuples(_snippets, _markdownish).map("".join))
@@ -61,7 +88,11 @@ def test_grading_never_raises_and_spans_are_honest(text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["Revenue grew ", "42", "% ", "[E001]", "[E009]", "{m_x}", "§s9", ". ", "7 "]), max_size=20).map("".join))
+@given(
+    st.lists(st.sampled_from(["Revenue grew ", "42", "% ", "[E001]", "[E009]", "{m_x}", "§s9", ". ", "7 "]), max_size=20).map(
+        "".join
+    )
+)
 def test_plain_text_spans_quote_exactly_what_is_reported(text: str) -> None:
     report = grade(text, SLICE)
     for finding in report.findings:
@@ -87,8 +118,21 @@ def test_json_output_identical_across_processes_and_hash_seeds(tmp_path) -> None
     for seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         result = subprocess.run(
-            [sys.executable, "-m", "qcgrade", "check", str(section), "--slice", str(CASES / "slice.json"), "--format", "json", "--tier2"],
-            capture_output=True, env=env, check=False,
+            [
+                sys.executable,
+                "-m",
+                "qcgrade",
+                "check",
+                str(section),
+                "--slice",
+                str(CASES / "slice.json"),
+                "--format",
+                "json",
+                "--tier2",
+            ],
+            capture_output=True,
+            env=env,
+            check=False,
         )
         assert result.returncode == 1, result.stderr
         outputs.add(result.stdout)

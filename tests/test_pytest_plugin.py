@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from importlib.metadata import entry_points
 
-import helpers
 import pytest
 
+import helpers
 from qcgrade.findings import Finding, Report
 from qcgrade.grader import grade
 from qcgrade.testing import SectionFailure, assert_passes, format_failure, glob_matcher
@@ -199,9 +199,7 @@ def test_missing_slice_fails_that_item_with_one_line(pytester: pytest.Pytester) 
 
 def test_bad_slice_fails_that_item_with_one_line(pytester: pytest.Pytester) -> None:
     pytester.makeini(INI)
-    write_section(
-        pytester, "reports/s3.md", CLEAN, slice_text='{"section": "s3", "cards": [{"id": "E1", "stance": "up"}]}'
-    )
+    write_section(pytester, "reports/s3.md", CLEAN, slice_text='{"section": "s3", "cards": [{"id": "E1", "stance": "up"}]}')
     result = run(pytester)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*s3.json: cards[[]0].stance: Input should be 'bull' or 'bear'"])
@@ -274,9 +272,7 @@ def test_fixture_follows_the_tier2_ini_option(pytester: pytest.Pytester) -> None
     )
     result = run(pytester)
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(
-        ["*_ test_default_follows_ini _*", "E*section failed 2 qcgrade checks", "E*unhedged_weak_card*"]
-    )
+    result.stdout.fnmatch_lines(["*_ test_default_follows_ini _*", "E*section failed 2 qcgrade checks", "E*unhedged_weak_card*"])
 
 
 def test_load_with_autoload_disabled(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:

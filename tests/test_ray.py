@@ -15,9 +15,9 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import helpers
 import pytest
 
+import helpers
 from qcgrade import Options, grade
 from qcgrade.ray import OUTPUT_COLUMNS, Grader, grade_dataset, pool_for
 
@@ -77,7 +77,10 @@ def test_grader_on_plain_columns_matches_grade() -> None:
 
 def test_rows_that_cannot_be_graded_are_marked_not_raised() -> None:
     good = dataset_rows(1, slice_as_text=True)[0]
-    batch = {"section": [None, good["section"], good["section"], good["section"]], "slice": [good["slice"], "{bad", None, good["slice"]]}
+    batch = {
+        "section": [None, good["section"], good["section"], good["section"]],
+        "slice": [good["slice"], "{bad", None, good["slice"]],
+    }
     out = Grader()(batch)
     assert out["error"][0].startswith("section: expected a string")
     assert out["error"][1].startswith("slice: invalid JSON")
@@ -113,7 +116,10 @@ def test_grader_on_numpy_pandas_and_arrow_batches_keeps_the_batch_type() -> None
     pa = pytest.importorskip("pyarrow", reason=NO_EXTRA)
     rows = dataset_rows(6, slice_as_text=False)
     want = [expected(row)[:3] for row in rows]
-    numpy_batch = {"section": np.array([r["section"] for r in rows], dtype=object), "slice": np.array([r["slice"] for r in rows], dtype=object)}
+    numpy_batch = {
+        "section": np.array([r["section"] for r in rows], dtype=object),
+        "slice": np.array([r["slice"] for r in rows], dtype=object),
+    }
     out = Grader()(numpy_batch)
     assert out["passed"].dtype == np.bool_ and out["reward"].dtype == np.float64 and out["violation_count"].dtype == np.int64
     assert list(zip(out["passed"].tolist(), out["reward"].tolist(), out["violation_count"].tolist())) == want
@@ -121,7 +127,16 @@ def test_grader_on_numpy_pandas_and_arrow_batches_keeps_the_batch_type() -> None
     assert list(zip(frame["passed"], frame["reward"], frame["violation_count"])) == want
     table = Grader()(pa.Table.from_pylist(rows))
     assert isinstance(table, pa.Table)
-    assert list(zip(table.column("passed").to_pylist(), table.column("reward").to_pylist(), table.column("violation_count").to_pylist())) == want
+    assert (
+        list(
+            zip(
+                table.column("passed").to_pylist(),
+                table.column("reward").to_pylist(),
+                table.column("violation_count").to_pylist(),
+            )
+        )
+        == want
+    )
 
 
 # --- on a local Ray cluster -------------------------------------------------------------
@@ -151,7 +166,9 @@ def finish_within(seconds: float, job: Callable[[], list[dict]]) -> list[dict]:
 
 
 def by_id(records: list[dict]) -> dict[int, tuple]:
-    return {int(r["id"]): (bool(r["passed"]), float(r["reward"]), int(r["violation_count"]), json.loads(r["counts"])) for r in records}
+    return {
+        int(r["id"]): (bool(r["passed"]), float(r["reward"]), int(r["violation_count"]), json.loads(r["counts"])) for r in records
+    }
 
 
 def test_grade_dataset_reads_jsonl_and_grades_with_a_safe_pool(ray_local: object, tmp_path: Path) -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import FIXTURES, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from helpers import FIXTURES, ROOT
 from qcgrade.cli import main
 from qcgrade.corpus import CorpusItem, load_corpus
 from qcgrade.injectors import (
@@ -155,8 +155,18 @@ def test_the_committed_schema_matches_the_model() -> None:
     )
     Draft202012Validator.check_schema(SCHEMA)
     assert set(SCHEMA["required"]) >= {
-        "defect", "seed", "expected_check", "original_start", "original_end", "injected_start",
-        "injected_end", "original_text", "replacement_text", "target_spans", "original_sha256", "injected_sha256",
+        "defect",
+        "seed",
+        "expected_check",
+        "original_start",
+        "original_end",
+        "injected_start",
+        "injected_end",
+        "original_text",
+        "replacement_text",
+        "target_spans",
+        "original_sha256",
+        "injected_sha256",
     }
 
 
@@ -184,8 +194,20 @@ def _run(*args: str) -> tuple[int, str, str]:
 @pytest.mark.parametrize("defect", DEFECTS)
 def test_cli_inject_then_revert_is_byte_identical(workdir: Path, name: str, defect: str) -> None:
     md, bad, rec, back = (str(workdir / f) for f in (f"{name}.md", "bad.md", "bad.rec.json", "back.md"))
-    code, _out, err = _run("inject", md, "--slice", str(workdir / f"{name}.json"), "--defect", defect,
-                           "--seed", "7", "--output", bad, "--record", rec)
+    code, _out, err = _run(
+        "inject",
+        md,
+        "--slice",
+        str(workdir / f"{name}.json"),
+        "--defect",
+        defect,
+        "--seed",
+        "7",
+        "--output",
+        bad,
+        "--record",
+        rec,
+    )
     assert code == 0, err
     assert Path(bad).read_bytes() != Path(md).read_bytes()
     written = Path(rec).read_text(encoding="utf-8")
@@ -197,7 +219,9 @@ def test_cli_inject_then_revert_is_byte_identical(workdir: Path, name: str, defe
 
 def test_cli_writes_to_stdout_without_output_and_finds_the_slice_beside(workdir: Path) -> None:
     code, out, _err = _run("inject", str(workdir / "s3.md"), "--defect", "number_swap", "--seed", "7")
-    library = inject((workdir / "s3.md").read_text(encoding="utf-8"), json.loads((workdir / "s3.json").read_text()), "number_swap", 7)
+    library = inject(
+        (workdir / "s3.md").read_text(encoding="utf-8"), json.loads((workdir / "s3.json").read_text()), "number_swap", 7
+    )
     assert code == 0 and out == library.text
 
 
@@ -230,7 +254,10 @@ def test_cli_not_applicable_is_exit_3_with_one_line(workdir: Path) -> None:
     (workdir / "zero.json").write_text(json.dumps(zero), encoding="utf-8")
     code, out, err = _run("inject", str(workdir / "s3.md"), "--slice", str(workdir / "zero.json"), "--defect", "missing_tldr")
     assert code == 3 and out == ""
-    assert err == f"qcgrade: error: {workdir / 's3.md'}: missing_tldr cannot apply: no TL;DR block, or the slice asks for none (tldr_min_bullets: 0)\n"
+    assert (
+        err
+        == f"qcgrade: error: {workdir / 's3.md'}: missing_tldr cannot apply: no TL;DR block, or the slice asks for none (tldr_min_bullets: 0)\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,9 @@ import dataclasses
 import json
 from pathlib import Path
 
-import helpers
 import pytest
 
+import helpers
 import qcgrade.evidence
 from qcgrade.evidence import SliceError
 from qcgrade.grader import grade

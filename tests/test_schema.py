@@ -7,9 +7,8 @@ import json
 import jsonschema
 import pytest
 
-from qcgrade.schema import SCHEMAS, dump
-
 from helpers import ROOT
+from qcgrade.schema import SCHEMAS, dump
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))

@@ -48,6 +48,7 @@ def test_text_output_has_rounds_totals_and_theory() -> None:
 
 def test_the_cliff_through_the_cli() -> None:
     """tau = 0.10: bias past 0.45 kills genuine retirement at every seed; noise up to 0.4 does not."""
+
     def retired(seed: str, *rates: str) -> int:
         return int(run_json(*rates, *PAPER, "--seed", seed)["totals"]["genuine_retirements"])
 
@@ -59,8 +60,14 @@ def test_the_cliff_through_the_cli() -> None:
 
 
 def _audit_json(tmp_path: Path, **fields: Any) -> Path:
-    data = {"judge": "python my_judge.py", "rho_fp": 0.2, "rho_pf": 0.1, "verdict": "safe",
-            "rates": {"rho_fp": {"ci_low": 0.1, "ci_high": 0.3}}, **fields}
+    data = {
+        "judge": "python my_judge.py",
+        "rho_fp": 0.2,
+        "rho_pf": 0.1,
+        "verdict": "safe",
+        "rates": {"rho_fp": {"ci_low": 0.1, "ci_high": 0.3}},
+        **fields,
+    }
     path = tmp_path / "audit.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
@@ -70,8 +77,13 @@ def test_audit_places_the_judge_on_the_curve(tmp_path: Path) -> None:
     path = _audit_json(tmp_path, rho_fp=0.6, rho_pf=0.0)
     data = run_json(*PAPER, "--audit", str(path), "--tasks-per-round", "600")
     curve = data["curve"]
-    assert curve["judge"] == {"label": "python my_judge.py", "rho_fp": 0.6, "rho_fp_ci": [0.1, 0.3],
-                              "rho_pf": 0.0, "verdict": "safe"}
+    assert curve["judge"] == {
+        "label": "python my_judge.py",
+        "rho_fp": 0.6,
+        "rho_fp_ci": [0.1, 0.3],
+        "rho_pf": 0.0,
+        "verdict": "safe",
+    }
     bias = {x: y for x, y in curve["bias"]}
     assert bias[0.0] > 0 and all(y == 0 for x, y in bias.items() if x >= 0.5)
     assert all(y > 0 for x, y in curve["noise"] if x <= 0.4)
@@ -101,17 +113,20 @@ def test_html_without_audit(tmp_path: Path) -> None:
     assert page.count("<svg") == 1 and "Curation activity per round" in page
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("--rho-fp", "1.5"), "--rho-fp: expected a number in [0, 1], got '1.5'"),
-    (("--rho-pf", "-0.1"), "--rho-pf: expected a number in [0, 1]"),
-    (("--tau", "nan"), "--tau: expected a number in [0, 1], got 'nan'"),
-    (("--tau", "abc"), "--tau: expected a number in [0, 1]"),
-    (("--cap", "0"), "--cap: expected an integer >= 1, got '0'"),
-    (("--rounds", "2.5"), "--rounds: expected an integer >= 1"),
-    (("--n-min", "-1"), "--n-min: expected an integer >= 0"),
-    (("--tasks-per-round", "0"), "--tasks-per-round: expected an integer >= 1"),
-    (("--audit", "no/such/audit.json"), "no/such/audit.json: no such file"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--rho-fp", "1.5"), "--rho-fp: expected a number in [0, 1], got '1.5'"),
+        (("--rho-pf", "-0.1"), "--rho-pf: expected a number in [0, 1]"),
+        (("--tau", "nan"), "--tau: expected a number in [0, 1], got 'nan'"),
+        (("--tau", "abc"), "--tau: expected a number in [0, 1]"),
+        (("--cap", "0"), "--cap: expected an integer >= 1, got '0'"),
+        (("--rounds", "2.5"), "--rounds: expected an integer >= 1"),
+        (("--n-min", "-1"), "--n-min: expected an integer >= 0"),
+        (("--tasks-per-round", "0"), "--tasks-per-round: expected an integer >= 1"),
+        (("--audit", "no/such/audit.json"), "no/such/audit.json: no such file"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
     result = run(*args)
     assert result.exit_code == 2
@@ -119,14 +134,17 @@ def test_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -> No
     assert message in result.stderr
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ("not json", "not a JSON audit report"),
-    ("[1, 2]", "expected an object"),
-    (json.dumps({"rho_pf": 0.1}), "'rho_fp' must be a number in [0, 1], got None"),
-    (json.dumps({"rho_fp": 3, "rho_pf": 0.1}), "'rho_fp' must be a number in [0, 1], got 3"),
-    (json.dumps({"rho_fp": 0.1, "rho_pf": "0.1"}), "'rho_pf' must be a number in [0, 1]"),
-    (json.dumps({"rho_fp": 0.1, "rho_pf": 0.1, "rates": {"rho_fp": {"ci_low": 0, "ci_high": True}}}), "'ci_high'"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "not a JSON audit report"),
+        ("[1, 2]", "expected an object"),
+        (json.dumps({"rho_pf": 0.1}), "'rho_fp' must be a number in [0, 1], got None"),
+        (json.dumps({"rho_fp": 3, "rho_pf": 0.1}), "'rho_fp' must be a number in [0, 1], got 3"),
+        (json.dumps({"rho_fp": 0.1, "rho_pf": "0.1"}), "'rho_pf' must be a number in [0, 1]"),
+        (json.dumps({"rho_fp": 0.1, "rho_pf": 0.1, "rates": {"rho_fp": {"ci_low": 0, "ci_high": True}}}), "'ci_high'"),
+    ],
+)
 def test_bad_audit_file_names_the_file(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "audit.json"
     path.write_text(content, encoding="utf-8")

@@ -33,7 +33,9 @@ _FORMAT = 1
 def cache_key(identity: str, section: str, slice_: dict[str, Any], sample: int) -> str:
     material = json.dumps(
         {"judge": identity, "sample": sample, "section": section, "slice": slice_},
-        ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+        ensure_ascii=False,
+        sort_keys=True,
+        separators=(",", ":"),
     )
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
 

@@ -36,8 +36,13 @@ class JudgePoint:
     verdict: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "rho_fp": self.rho_fp, "rho_fp_ci": list(self.rho_fp_ci),
-                "rho_pf": self.rho_pf, "verdict": self.verdict}
+        return {
+            "label": self.label,
+            "rho_fp": self.rho_fp,
+            "rho_fp_ci": list(self.rho_fp_ci),
+            "rho_pf": self.rho_pf,
+            "verdict": self.verdict,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +96,13 @@ def retirement_curve(
         runs = [simulate(rho_fp=judge.rho_fp, rho_pf=judge.rho_pf, tau=tau, seed=s, **params) for s in seed_tuple]
         at_judge = mean([float(r.genuine_retirements) for r in runs])
     return RetirementCurve(
-        tau=tau, params=tuple(sorted({**params, "rho_pf": rho_pf}.items())), seeds=seed_tuple,
-        bias=tuple(bias.items()), noise=tuple(noise.items()), judge=judge, judge_retirements=at_judge,
+        tau=tau,
+        params=tuple(sorted({**params, "rho_pf": rho_pf}.items())),
+        seeds=seed_tuple,
+        bias=tuple(bias.items()),
+        noise=tuple(noise.items()),
+        judge=judge,
+        judge_retirements=at_judge,
     )
 
 
@@ -121,5 +131,10 @@ def judge_point_from_audit(raw: str | bytes, where: str = "audit") -> JudgePoint
     if isinstance(rates, dict) and isinstance(rates.get("rho_fp"), dict):
         ci = (_prob(rates["rho_fp"], "ci_low", where), _prob(rates["rho_fp"], "ci_high", where))
     label, verdict = data.get("judge"), data.get("verdict")
-    return JudgePoint(label=label if isinstance(label, str) else "judge", rho_fp=rho_fp, rho_fp_ci=ci,
-                      rho_pf=rho_pf, verdict=verdict if isinstance(verdict, str) else None)
+    return JudgePoint(
+        label=label if isinstance(label, str) else "judge",
+        rho_fp=rho_fp,
+        rho_fp_ci=ci,
+        rho_pf=rho_pf,
+        verdict=verdict if isinstance(verdict, str) else None,
+    )

@@ -47,8 +47,8 @@ td:first-child,th:first-child{text-align:left}code{background:#eceff1;padding:0 
 
 def _page(title: str, body: Sequence[str]) -> str:
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{escape(title)}</title>\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{escape(title)}</title>\n'
         f"<style>{_CSS}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
     )
 
@@ -89,36 +89,54 @@ def _axis(report: AuditReport) -> str:
     for label, r, colour in (("QC-visible", report.rho_fp_visible, GREEN), ("QC-invisible", report.rho_fp_invisible, PURPLE)):
         if r.n:
             marks.append(AxisMark(f"{label}: {r.value:.3f}", r.value, r.ci_low, r.ci_high, colour, 5))
-    note = (f"rho_pf = {report.rho_pf.value:.3f} · kappa = {report.kappa:.3f} · tau = {report.tau:g} · "
-            f"verdict: {report.verdict}")
-    return cliff_axis(marks, report.cliff, at_risk_from(fp, report.cliff), note,
-                      "The judge against the retirement cliff (cf. paper Fig. 5)")
+    note = f"rho_pf = {report.rho_pf.value:.3f} · kappa = {report.kappa:.3f} · tau = {report.tau:g} · verdict: {report.verdict}"
+    return cliff_axis(
+        marks, report.cliff, at_risk_from(fp, report.cliff), note, "The judge against the retirement cliff (cf. paper Fig. 5)"
+    )
 
 
 def curve_figure(curve: RetirementCurve) -> str:
     """Mean genuine retirements vs corruption level, the cliff, and the judge if measured."""
-    series = [Series(f"false-pass bias (rho_pf = {dict(curve.params).get('rho_pf', 0.0):g})", RED, curve.bias),
-              Series("symmetric noise (rho_fp = rho_pf)", BLUE, curve.noise, "5,3")]
+    series = [
+        Series(f"false-pass bias (rho_pf = {dict(curve.params).get('rho_pf', 0.0):g})", RED, curve.bias),
+        Series("symmetric noise (rho_fp = rho_pf)", BLUE, curve.noise, "5,3"),
+    ]
     top = max([y for _, y in (*curve.bias, *curve.noise)] + [curve.judge_retirements or 0.0, 1.0])
     markers = []
     if curve.judge is not None and curve.judge_retirements is not None:
-        markers.append((curve.judge.rho_fp, curve.judge_retirements,
-                        f"judge: rho_fp {curve.judge.rho_fp:.3f}, {curve.judge_retirements:.2f} retired"))
+        markers.append(
+            (
+                curve.judge.rho_fp,
+                curve.judge_retirements,
+                f"judge: rho_fp {curve.judge.rho_fp:.3f}, {curve.judge_retirements:.2f} retired",
+            )
+        )
     cliff = (1.0 - curve.tau) / 2.0
-    return line_chart(series, title="Simulated curator: genuine retirements per run", x_label="corruption level (rho)",
-                      y_label="mean genuine retirements", x_max=1.0, y_max=top,
-                      vlines=[(cliff, f"cliff {cliff:.3f}")], markers=markers,
-                      x_ticks=(0.0, 0.2, 0.4, 0.6, 0.8, 1.0))
+    return line_chart(
+        series,
+        title="Simulated curator: genuine retirements per run",
+        x_label="corruption level (rho)",
+        y_label="mean genuine retirements",
+        x_max=1.0,
+        y_max=top,
+        vlines=[(cliff, f"cliff {cliff:.3f}")],
+        markers=markers,
+        x_ticks=(0.0, 0.2, 0.4, 0.6, 0.8, 1.0),
+    )
 
 
 def _curve_section(curve: RetirementCurve) -> list[str]:
     p = dict(curve.params)
     detail = ", ".join(f"{k} {v}" for k, v in sorted(p.items()))
-    return ["<h2>The curator, simulated</h2>",
-            f"<figure>{curve_figure(curve)}</figure>",
-            (f"<p class=\"muted\">Mean over seeds {escape(', '.join(map(str, curve.seeds)))} of "
-             f"<code>qcgrade.simulate</code> at tau {curve.tau:g}; {escape(detail)}. "
-             "Genuine retirement only: cap evictions are counted apart.</p>")]
+    return [
+        "<h2>The curator, simulated</h2>",
+        f"<figure>{curve_figure(curve)}</figure>",
+        (
+            f'<p class="muted">Mean over seeds {escape(", ".join(map(str, curve.seeds)))} of '
+            f"<code>qcgrade.simulate</code> at tau {curve.tau:g}; {escape(detail)}. "
+            "Genuine retirement only: cap evictions are counted apart.</p>"
+        ),
+    ]
 
 
 def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str:
@@ -126,8 +144,8 @@ def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str
     slug = report.verdict.replace(" ", "-")
     body = [
         f"<h1>Judge audit: <code>{escape(report.judge)}</code></h1>",
-        f"<p class=\"muted\">{escape(counts_line(report))}</p>",
-        f"<p><span class=\"verdict v-{escape(slug)}\">{escape(report.verdict)}</span> {escape(report.verdict_reason)}</p>",
+        f'<p class="muted">{escape(counts_line(report))}</p>',
+        f'<p><span class="verdict v-{escape(slug)}">{escape(report.verdict)}</span> {escape(report.verdict_reason)}</p>',
         f"<figure>{_axis(report)}</figure>",
         f"<figure>{_bars(report)}</figure>",
         "<h2>Per class</h2>",
@@ -138,35 +156,56 @@ def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str
     if curve is not None:
         body.extend(_curve_section(curve))
     if report.skipped:
-        body.append("<h2>Skipped sections (fail the deterministic grader)</h2><ul>" + "".join(
-            f"<li><code>{escape(s.source)}</code>: {escape(s.reason)}"
-            + (f" ({escape(', '.join(s.checks))})" if s.checks else "") + "</li>" for s in report.skipped) + "</ul>")
+        body.append(
+            "<h2>Skipped sections (fail the deterministic grader)</h2><ul>"
+            + "".join(
+                f"<li><code>{escape(s.source)}</code>: {escape(s.reason)}"
+                + (f" ({escape(', '.join(s.checks))})" if s.checks else "")
+                + "</li>"
+                for s in report.skipped
+            )
+            + "</ul>"
+        )
     if report.judge_errors:
         shown = report.judge_errors[:_LISTED]
         more = len(report.judge_errors) - len(shown)
-        body.append(f"<h2>Judge errors ({len(report.judge_errors)}, not scored)</h2><ul>" + "".join(
-            f"<li><code>{escape(e.id)}</code> after {e.attempts} attempt(s): {escape(e.error)}</li>" for e in shown)
-            + (f"<li>... and {more} more</li>" if more else "") + "</ul>")
+        body.append(
+            f"<h2>Judge errors ({len(report.judge_errors)}, not scored)</h2><ul>"
+            + "".join(f"<li><code>{escape(e.id)}</code> after {e.attempts} attempt(s): {escape(e.error)}</li>" for e in shown)
+            + (f"<li>... and {more} more</li>" if more else "")
+            + "</ul>"
+        )
     return _page(f"qcgrade judge audit: {report.verdict}", body)
 
 
 def simulation_page(result: SimulationResult, curve: RetirementCurve | None = None) -> str:
     """One simulation run's per-round activity (cf. paper Fig. 8), and the sweep if given."""
     rounds = result.per_round
-    pick = lambda name: tuple((float(r.round), float(getattr(r, name))) for r in rounds)
-    series = [Series("genuine retirements", RED, pick("genuine_retirements")),
-              Series("cap evictions", GREY, pick("evictions"), "5,3"),
-              Series("synthesized", GREEN, pick("synthesized")),
-              Series("active skills", BLUE, pick("active"), "2,3")]
+
+    def pick(name: str) -> tuple[tuple[float, float], ...]:
+        return tuple((float(r.round), float(getattr(r, name))) for r in rounds)
+
+    series = [
+        Series("genuine retirements", RED, pick("genuine_retirements")),
+        Series("cap evictions", GREY, pick("evictions"), "5,3"),
+        Series("synthesized", GREEN, pick("synthesized")),
+        Series("active skills", BLUE, pick("active"), "2,3"),
+    ]
     top = max([y for s in series for _, y in s.points] + [1.0])
-    activity = line_chart(series, title="Curation activity per round", x_label="round", y_label="skills",
-                          x_max=float(len(rounds)), y_max=top,
-                          x_ticks=[float(r.round) for r in rounds])
+    activity = line_chart(
+        series,
+        title="Curation activity per round",
+        x_label="round",
+        y_label="skills",
+        x_max=float(len(rounds)),
+        y_max=top,
+        x_ticks=[float(r.round) for r in rounds],
+    )
     params = dict(result.params)
     totals = result.to_dict()["totals"]
     body = [
         "<h1>Curator simulation</h1>",
-        "<p class=\"muted\">" + escape(", ".join(f"{k} {v}" for k, v in sorted(params.items()))) + "</p>",
+        '<p class="muted">' + escape(", ".join(f"{k} {v}" for k, v in sorted(params.items()))) + "</p>",
         f"<figure>{activity}</figure>",
         _table(("total", "count"), [(k, str(v)) for k, v in sorted(totals.items())]),
     ]
@@ -175,6 +214,8 @@ def simulation_page(result: SimulationResult, curve: RetirementCurve | None = No
         if curve.judge is not None:
             j = curve.judge
             verdict = f", verdict {j.verdict}" if j.verdict else ""
-            body.append(f"<p>Measured judge <code>{escape(j.label)}</code>: rho_fp {j.rho_fp:.3f} "
-                        f"(95% CI {j.rho_fp_ci[0]:.3f}-{j.rho_fp_ci[1]:.3f}), rho_pf {j.rho_pf:.3f}{escape(verdict)}.</p>")
+            body.append(
+                f"<p>Measured judge <code>{escape(j.label)}</code>: rho_fp {j.rho_fp:.3f} "
+                f"(95% CI {j.rho_fp_ci[0]:.3f}-{j.rho_fp_ci[1]:.3f}), rho_pf {j.rho_pf:.3f}{escape(verdict)}.</p>"
+            )
     return _page("qcgrade curator simulation", body)

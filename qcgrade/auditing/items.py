@@ -93,7 +93,9 @@ def _entry(item: Any) -> CorpusEntry:
         ident, text, slice_ = item
     else:
         ident = item.id
-        text = next((getattr(item, a) for a in ("text", "section_text", "section") if isinstance(getattr(item, a, None), str)), None)
+        text = next(
+            (getattr(item, a) for a in ("text", "section_text", "section") if isinstance(getattr(item, a, None), str)), None
+        )
         slice_ = item.slice
     if not isinstance(text, str):
         raise TypeError(f"corpus item {ident!r} has no section text")
@@ -163,9 +165,17 @@ def build_items(
                     continue
                 record = injection.record
                 expected = getattr(record, "expected_check", None)
-                items.append(AuditItem(
-                    id=f"{entry.id}#{defect}@{seed}", source=entry.id, kind=defect, seed=seed,
-                    text=injection.text, slice=entry.slice, visible=expected is not None,
-                    expected_check=expected, targets=_targets(record),
-                ))
+                items.append(
+                    AuditItem(
+                        id=f"{entry.id}#{defect}@{seed}",
+                        source=entry.id,
+                        kind=defect,
+                        seed=seed,
+                        text=injection.text,
+                        slice=entry.slice,
+                        visible=expected is not None,
+                        expected_check=expected,
+                        targets=_targets(record),
+                    )
+                )
     return ItemSet(tuple(items), sections, tuple(skipped), tuple(missing), chosen)

@@ -126,9 +126,7 @@ def coerce(result: Any) -> Verdict:
         return _from_mapping(result)
     if isinstance(result, str):
         return parse_output(result)
-    raise JudgeError(
-        f"judge returned {type(result).__name__}; expected bool, (bool, spans), a verdict dict or 'PASS'/'FAIL'"
-    )
+    raise JudgeError(f"judge returned {type(result).__name__}; expected bool, (bool, spans), a verdict dict or 'PASS'/'FAIL'")
 
 
 class Judge:
@@ -175,8 +173,9 @@ class CallableJudge(Judge):
     plain function that hangs hangs the audit.
     """
 
-    def __init__(self, func: Callable[[str, dict[str, Any]], Any], identity: str | None = None,
-                 timeout: float | None = None) -> None:
+    def __init__(
+        self, func: Callable[[str, dict[str, Any]], Any], identity: str | None = None, timeout: float | None = None
+    ) -> None:
         self.func = func
         self.timeout = timeout
         # An instance with ``async def __call__`` is async too.
@@ -255,7 +254,10 @@ class CommandJudge(Judge):
         posix = os.name == "posix"
         try:
             proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 start_new_session=posix,
             )
         except OSError as exc:
@@ -279,7 +281,6 @@ class CommandJudge(Judge):
         except UnicodeDecodeError:
             raise JudgeError("output is not UTF-8") from None
         return parse_output(text)
-
 
     def abort(self) -> None:
         """Kill every judge process still running (their threads then return)."""

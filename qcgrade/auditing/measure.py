@@ -61,9 +61,13 @@ def _class_rate(name: str, visible: bool | None, pairs: list[tuple[AuditItem, Ou
     flagged = sum(1 for _, o in scored if o.verdict is not None and not o.verdict.passed)
     overlaps = [j for i, o in scored if (j := _item_jaccard(i, o)) is not None]
     return ClassRate(
-        name=name, visible=visible, flag=rate(flagged, len(scored)),
-        span_jaccard=mean(overlaps) if overlaps else None, span_n=len(overlaps),
-        errors=len(pairs) - len(scored), not_applicable=missing,
+        name=name,
+        visible=visible,
+        flag=rate(flagged, len(scored)),
+        span_jaccard=mean(overlaps) if overlaps else None,
+        span_n=len(overlaps),
+        errors=len(pairs) - len(scored),
+        not_applicable=missing,
     )
 
 
@@ -77,16 +81,24 @@ def explain(name: str, fp: Rate, pf: Rate, k: float, tau: float) -> str:
     c = cliff(tau)
     where = f"rho_fp = {fp.value:.3f} (95% CI {fp.ci_low:.3f}-{fp.ci_high:.3f}, n = {fp.n})"
     if name == "blind curator":
-        return (f"{where} is at or past the cliff (1 - tau)/2 = {c:.3f}: no skill is retired at any sample size. "
-                "Lower the judge's false-pass rate (or tau) or defer self-evolution.")
+        return (
+            f"{where} is at or past the cliff (1 - tau)/2 = {c:.3f}: no skill is retired at any sample size. "
+            "Lower the judge's false-pass rate (or tau) or defer self-evolution."
+        )
     if name == "at risk":
-        return (f"{where} is below the cliff {c:.3f}, but the interval reaches it: "
-                "audit more items before trusting this judge as a reward.")
+        return (
+            f"{where} is below the cliff {c:.3f}, but the interval reaches it: "
+            "audit more items before trusting this judge as a reward."
+        )
     if name == "starved":
-        return (f"{where} is safely below the cliff {c:.3f}, but kappa = {k:.3f} < {STARVED_KAPPA}: with "
-                f"rho_pf = {pf.value:.3f} the judge barely separates good skills from bad, so the curator learns little.")
-    return (f"{where} is below the cliff {c:.3f} and kappa = {k:.3f}: retirement stays operative "
-            f"(for any tau < {max_operative_tau(fp.value):.3f}).")
+        return (
+            f"{where} is safely below the cliff {c:.3f}, but kappa = {k:.3f} < {STARVED_KAPPA}: with "
+            f"rho_pf = {pf.value:.3f} the judge barely separates good skills from bad, so the curator learns little."
+        )
+    return (
+        f"{where} is below the cliff {c:.3f} and kappa = {k:.3f}: retirement stays operative "
+        f"(for any tau < {max_operative_tau(fp.value):.3f})."
+    )
 
 
 def measure(
@@ -128,16 +140,25 @@ def measure(
     sym = (fp.value + pf.value) / 2.0
     eps = hoeffding_eps(n_min, delta)
     theory = Theory(
-        cliff=cliff(tau), max_operative_tau=max_operative_tau(fp.value), symmetric_rho=sym,
-        effective_tau=effective_tau(tau, sym), n_min_inflation=n_min_inflation(sym),
-        n_min=n_min, cap=cap, delta=delta, eps=eps,
+        cliff=cliff(tau),
+        max_operative_tau=max_operative_tau(fp.value),
+        symmetric_rho=sym,
+        effective_tau=effective_tau(tau, sym),
+        n_min_inflation=n_min_inflation(sym),
+        n_min=n_min,
+        cap=cap,
+        delta=delta,
+        eps=eps,
         prop1=prop1_floor_terms(tau, eps, fp.ci_high, pf.ci_high, cap, delta),
     )
     name = verdict(fp.value, fp.ci_high, k, tau, STARVED_KAPPA)
 
     results = tuple(
         ItemResult(
-            id=i.id, source=i.source, kind=i.kind, seed=i.seed,
+            id=i.id,
+            source=i.source,
+            kind=i.kind,
+            seed=i.seed,
             passed=None if o.verdict is None else o.verdict.passed,
             spans=None if o.verdict is None else o.verdict.spans,
             span_jaccard=_item_jaccard(i, o),
@@ -148,9 +169,23 @@ def measure(
         JudgeFailure(i.id, i.kind, i.seed, o.error or "unknown error", o.attempts) for i, o in pairs if o.verdict is None
     )
     return AuditReport(
-        judge=judge, tau=tau, seeds=tuple(seeds), sections=item_set.sections,
-        per_class=per_class, clean=clean, rho_fp=fp, rho_fp_visible=fp_visible,
-        rho_fp_invisible=fp_invisible, rho_pf=pf, kappa=k, kappa_ci=k_ci, theory=theory,
-        verdict=name, verdict_reason=explain(name, fp, pf, k, tau),
-        judge_errors=failures, skipped=item_set.skipped, not_applicable=item_set.not_applicable, items=results,
+        judge=judge,
+        tau=tau,
+        seeds=tuple(seeds),
+        sections=item_set.sections,
+        per_class=per_class,
+        clean=clean,
+        rho_fp=fp,
+        rho_fp_visible=fp_visible,
+        rho_fp_invisible=fp_invisible,
+        rho_pf=pf,
+        kappa=k,
+        kappa_ci=k_ci,
+        theory=theory,
+        verdict=name,
+        verdict_reason=explain(name, fp, pf, k, tau),
+        judge_errors=failures,
+        skipped=item_set.skipped,
+        not_applicable=item_set.not_applicable,
+        items=results,
     )

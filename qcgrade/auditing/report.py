@@ -97,10 +97,16 @@ class Theory:
     def to_dict(self) -> dict[str, Any]:
         prop1 = {k: (v if isinstance(v, bool) else _num(v)) for k, v in sorted(self.prop1.items())}
         return {
-            "cap": self.cap, "cliff": self.cliff, "delta": self.delta,
-            "effective_tau": _num(self.effective_tau), "eps": self.eps,
-            "max_operative_tau": self.max_operative_tau, "n_min": self.n_min,
-            "n_min_inflation": _num(self.n_min_inflation), "prop1": prop1, "symmetric_rho": self.symmetric_rho,
+            "cap": self.cap,
+            "cliff": self.cliff,
+            "delta": self.delta,
+            "effective_tau": _num(self.effective_tau),
+            "eps": self.eps,
+            "max_operative_tau": self.max_operative_tau,
+            "n_min": self.n_min,
+            "n_min_inflation": _num(self.n_min_inflation),
+            "prop1": prop1,
+            "symmetric_rho": self.symmetric_rho,
         }
 
 
@@ -118,7 +124,10 @@ class ItemResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "class": self.kind, "id": self.id, "seed": self.seed, "source": self.source,
+            "class": self.kind,
+            "id": self.id,
+            "seed": self.seed,
+            "source": self.source,
             "span_jaccard": self.span_jaccard,
             "spans": [list(s) for s in self.spans] if self.spans is not None else None,
             "verdict": None if self.passed is None else ("pass" if self.passed else "fail"),
@@ -198,8 +207,11 @@ class AuditReport:
             "clean": self.clean.to_dict(),
             "cliff": self.theory.cliff,
             "counts": {
-                "items": len(self.items), "judge_errors": len(self.judge_errors),
-                "not_applicable": len(self.not_applicable), "scored": scored, "skipped": len(self.skipped),
+                "items": len(self.items),
+                "judge_errors": len(self.judge_errors),
+                "not_applicable": len(self.not_applicable),
+                "scored": scored,
+                "skipped": len(self.skipped),
             },
             "items": [i.to_dict() for i in self.items],
             "judge": self.judge,

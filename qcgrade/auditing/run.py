@@ -75,11 +75,14 @@ async def audit_async(
         on_items(item_set)
     requests = [Request(i.text, i.slice, i.seed) for i in item_set.items]
     outcomes = await judge_all(
-        the_judge, requests, jobs=jobs, retries=retries,
-        cache=VerdictCache(cache) if cache is not None else None, on_outcome=on_outcome,
+        the_judge,
+        requests,
+        jobs=jobs,
+        retries=retries,
+        cache=VerdictCache(cache) if cache is not None else None,
+        on_outcome=on_outcome,
     )
-    return measure(item_set, outcomes, judge=the_judge.identity, tau=tau, seeds=chosen_seeds,
-                   n_min=n_min, cap=cap, delta=delta)
+    return measure(item_set, outcomes, judge=the_judge.identity, tau=tau, seeds=chosen_seeds, n_min=n_min, cap=cap, delta=delta)
 
 
 def audit(judge: Any, corpus: Any, **options: Any) -> AuditReport:

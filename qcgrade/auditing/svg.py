@@ -22,12 +22,23 @@ def _n(value: float) -> str:
     return text.removesuffix(".0")
 
 
-def _text(x: float, y: float, content: str, *, size: int = 12, anchor: str = "start", fill: str = INK,
-          weight: str = "normal", halo: bool = False) -> str:
+def _text(
+    x: float,
+    y: float,
+    content: str,
+    *,
+    size: int = 12,
+    anchor: str = "start",
+    fill: str = INK,
+    weight: str = "normal",
+    halo: bool = False,
+) -> str:
     # A white halo keeps a label readable where it crosses a line or a marker.
     ring = ' stroke="#fff" stroke-width="3" paint-order="stroke"' if halo else ""
-    return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"'
-            f' font-weight="{weight}"{ring}>{escape(content)}</text>')
+    return (
+        f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"'
+        f' font-weight="{weight}"{ring}>{escape(content)}</text>'
+    )
 
 
 def nice_ceiling(value: float) -> float:
@@ -57,8 +68,7 @@ def _legend(items: Sequence[tuple[str, str, str]], left: float, top: float, widt
 
 def _line(x1: float, y1: float, x2: float, y2: float, stroke: str = INK, width: float = 1, dash: str = "") -> str:
     extra = f' stroke-dasharray="{dash}"' if dash else ""
-    return (f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" stroke="{stroke}"'
-            f' stroke-width="{_n(width)}"{extra}/>')
+    return f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" stroke="{stroke}" stroke-width="{_n(width)}"{extra}/>'
 
 
 def _rect(x: float, y: float, w: float, h: float, fill: str, extra: str = "") -> str:
@@ -67,9 +77,11 @@ def _rect(x: float, y: float, w: float, h: float, fill: str, extra: str = "") ->
 
 def _svg(width: int, height: int, label: str, parts: Sequence[str]) -> str:
     # Inline SVG in HTML needs no xmlns; leaving it out keeps the page free of any URL.
-    return (f'<svg viewBox="0 0 {width} {height}" width="{width}"'
-            f' height="{height}" role="img" aria-label="{escape(label)}" font-family="sans-serif">'
-            f'<title>{escape(label)}</title>{"".join(parts)}</svg>')
+    return (
+        f'<svg viewBox="0 0 {width} {height}" width="{width}"'
+        f' height="{height}" role="img" aria-label="{escape(label)}" font-family="sans-serif">'
+        f"<title>{escape(label)}</title>{''.join(parts)}</svg>"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +119,21 @@ def flag_rate_bars(bars: Sequence[Bar], title: str = "Flag rate per defect class
         parts.append(_line(x(bar.high), mid - 5, x(bar.high), mid + 5, INK, 1.5))
         parts.append(_text(left + width + 10, y + 19, f"{bar.value:.3f}  (n={bar.n})", size=11))
     legend_y = top + row * len(bars) + 40
-    swatches = [(name, _GROUP_COLOUR[group], "box") for group, name in
-                (("visible", "QC-visible"), ("invisible", "QC-invisible"), ("clean", "clean (false fail)"))]
+    swatches = [
+        (name, _GROUP_COLOUR[group], "box")
+        for group, name in (("visible", "QC-visible"), ("invisible", "QC-invisible"), ("clean", "clean (false fail)"))
+    ]
     parts.extend(_legend(swatches, left - 6, legend_y, width)[0])
-    parts.append(_text(left + width / 2, legend_y + 18, "share of items judged FAIL; whiskers: 95% Wilson interval",
-                       size=11, anchor="middle", fill=GREY))
+    parts.append(
+        _text(
+            left + width / 2,
+            legend_y + 18,
+            "share of items judged FAIL; whiskers: 95% Wilson interval",
+            size=11,
+            anchor="middle",
+            fill=GREY,
+        )
+    )
     return _svg(left + width + 110, height + 20, title, parts)
 
 
@@ -127,15 +149,19 @@ class AxisMark:
     size: float = 7
 
 
-def cliff_axis(marks: Sequence[AxisMark], cliff: float, at_risk_from: float, note: str,
-               title: str = "The judge against the retirement cliff") -> str:
+def cliff_axis(
+    marks: Sequence[AxisMark], cliff: float, at_risk_from: float, note: str, title: str = "The judge against the retirement cliff"
+) -> str:
     """The rho_fp axis from 0 to 1 with the safe / at risk / blind curator regions."""
     left, width, axis_y = 40, 640, 150
     x = lambda v: left + max(0.0, min(1.0, v)) * width
     band_top, band_h = 50, 110
     parts = [_text(10, 22, title, size=15, weight="bold")]
-    regions = (("safe", 0.0, at_risk_from, "#e8f5e9", GREEN), ("at risk", at_risk_from, cliff, "#fff3e0", AMBER),
-               ("blind curator", cliff, 1.0, "#ffebee", RED))
+    regions = (
+        ("safe", 0.0, at_risk_from, "#e8f5e9", GREEN),
+        ("at risk", at_risk_from, cliff, "#fff3e0", AMBER),
+        ("blind curator", cliff, 1.0, "#ffebee", RED),
+    )
     for name, lo, hi, fill, ink in regions:
         if hi <= lo:
             continue
@@ -146,7 +172,9 @@ def cliff_axis(marks: Sequence[AxisMark], cliff: float, at_risk_from: float, not
     for tick in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0):
         parts.append(_line(x(tick), axis_y + 10, x(tick), axis_y + 15))
         parts.append(_text(x(tick), axis_y + 28, f"{tick:g}", size=11, anchor="middle"))
-    parts.append(_text(left + width / 2, axis_y + 46, "rho_fp: share of true failures the judge passes", size=12, anchor="middle"))
+    parts.append(
+        _text(left + width / 2, axis_y + 46, "rho_fp: share of true failures the judge passes", size=12, anchor="middle")
+    )
     parts.append(_line(x(cliff), band_top - 8, x(cliff), axis_y + 10, RED, 2, "6,4"))
     parts.append(_text(x(cliff), band_top - 12, f"cliff (1 - tau)/2 = {cliff:.3f}", size=11, anchor="middle", fill=RED))
     for i, mark in enumerate(marks):
@@ -154,10 +182,14 @@ def cliff_axis(marks: Sequence[AxisMark], cliff: float, at_risk_from: float, not
         parts.append(_line(x(mark.low), y, x(mark.high), y, mark.colour, 2))
         parts.append(f'<circle cx="{_n(x(mark.value))}" cy="{_n(y)}" r="{_n(mark.size / 2 + 2)}" fill="{mark.colour}"/>')
         anchor, dx = ("end", -10) if mark.value > 0.7 else ("start", 10)
-        parts.append(_text(x(mark.high if anchor == "start" else mark.low) + dx, y + 4, mark.label, size=11,
-                           anchor=anchor, halo=True))
-    swatches = [("safe", "#c8e6c9", "box"), ("at risk: the 95% interval reaches the cliff at this n", "#ffe0b2", "box"),
-                ("blind curator: past the cliff", "#ffcdd2", "box")]
+        parts.append(
+            _text(x(mark.high if anchor == "start" else mark.low) + dx, y + 4, mark.label, size=11, anchor=anchor, halo=True)
+        )
+    swatches = [
+        ("safe", "#c8e6c9", "box"),
+        ("at risk: the 95% interval reaches the cliff at this n", "#ffe0b2", "box"),
+        ("blind curator: past the cliff", "#ffcdd2", "box"),
+    ]
     legend, used = _legend(swatches, left - 6, axis_y + 66, width)
     parts.extend(legend)
     parts.append(_text(left, axis_y + 72 + used, note, size=12))
@@ -172,16 +204,24 @@ class Series:
     dash: str = ""
 
 
-def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: str, x_max: float,
-               y_max: float, vlines: Sequence[tuple[float, str]] = (),
-               markers: Sequence[tuple[float, float, str]] = (), x_ticks: Sequence[float] = ()) -> str:
+def line_chart(
+    series: Sequence[Series],
+    *,
+    title: str,
+    x_label: str,
+    y_label: str,
+    x_max: float,
+    y_max: float,
+    vlines: Sequence[tuple[float, str]] = (),
+    markers: Sequence[tuple[float, float, str]] = (),
+    x_ticks: Sequence[float] = (),
+) -> str:
     """Lines with dots on a [0, x_max] x [0, y_max] frame, optional vertical rules and labelled markers."""
     left, top, width, height = 60, 40, 560, 240
     y_max = nice_ceiling(y_max)
     x = lambda v: left + v / x_max * width
     y = lambda v: top + height - v / y_max * height
-    parts = [_text(10, 22, title, size=15, weight="bold"),
-             _rect(left, top, width, height, "#fafafa", ' stroke="#b0bec5"')]
+    parts = [_text(10, 22, title, size=15, weight="bold"), _rect(left, top, width, height, "#fafafa", ' stroke="#b0bec5"')]
     for k in range(5):
         v = y_max * k / 4
         parts.append(_line(left, y(v), left + width, y(v), "#eceff1"))
@@ -189,8 +229,10 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
     for t in x_ticks or [x_max * k / 5 for k in range(6)]:
         parts.append(_text(x(t), top + height + 16, f"{t:g}", size=11, anchor="middle"))
     parts.append(_text(left + width / 2, top + height + 36, x_label, size=12, anchor="middle"))
-    parts.append(f'<text x="14" y="{_n(top + height / 2)}" font-size="12" text-anchor="middle" fill="{INK}"'
-                 f' transform="rotate(-90 14 {_n(top + height / 2)})">{escape(y_label)}</text>')
+    parts.append(
+        f'<text x="14" y="{_n(top + height / 2)}" font-size="12" text-anchor="middle" fill="{INK}"'
+        f' transform="rotate(-90 14 {_n(top + height / 2)})">{escape(y_label)}</text>'
+    )
     for vx, label in vlines:
         parts.append(_line(x(vx), top, x(vx), top + height, RED, 1.5, "6,4"))
         parts.append(_text(x(vx) + 4, top + 14, label, size=11, fill=RED, halo=True))

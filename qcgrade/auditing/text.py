@@ -38,10 +38,17 @@ def table_rows(report: AuditReport) -> list[tuple[str, ...]]:
     rows: list[tuple[str, ...]] = []
     for rate in [*report.per_class.values(), report.clean]:
         name = "clean (rho_pf)" if rate.visible is None else rate.name
-        rows.append((
-            name, _visibility(rate), str(rate.flag.n), _f(rate.flag.value),
-            f"{_f(rate.flag.ci_low)}-{_f(rate.flag.ci_high)}", _f(rate.span_jaccard), str(rate.errors),
-        ))
+        rows.append(
+            (
+                name,
+                _visibility(rate),
+                str(rate.flag.n),
+                _f(rate.flag.value),
+                f"{_f(rate.flag.ci_low)}-{_f(rate.flag.ci_high)}",
+                _f(rate.span_jaccard),
+                str(rate.errors),
+            )
+        )
     return rows
 
 
@@ -59,12 +66,17 @@ def summary_lines(report: AuditReport) -> list[str]:
         _rate_line("rho_fp (QC-invisible)", report.rho_fp_invisible),
         _rate_line("rho_pf (clean)", report.rho_pf),
         f"{'kappa':<24}{_f(report.kappa)}  conservative range {_f(report.kappa_ci[0])} to {_f(report.kappa_ci[1])}",
-        f"cliff (1 - tau)/2 = {_f(t.cliff)} at tau = {report.tau:g}; largest operative tau = 1 - 2 rho_fp = {_f(t.max_operative_tau)}",
-        (f"symmetric-equivalent rho = {_f(t.symmetric_rho)}: effective tau = {_f(t.effective_tau)}, "
-         f"N_min inflation = {_times(t.n_min_inflation)}"),
-        (f"Prop. 1' floor terms (upper bounds; N_min {t.n_min}, cap {t.cap}, delta {t.delta:g}, eps {_f(t.eps)}): "
-        f"margin {_f(float(p['margin']))}, attenuation {_f(float(p['attenuation']))}, tail {_f(float(p['tail']))}, "
-        f"total {_f(float(p['total']))}" + ("" if p["retirement_operative"] else " (vacuous: retirement inoperative)")),
+        f"cliff (1 - tau)/2 = {_f(t.cliff)} at tau = {report.tau:g}; "
+        f"largest operative tau = 1 - 2 rho_fp = {_f(t.max_operative_tau)}",
+        (
+            f"symmetric-equivalent rho = {_f(t.symmetric_rho)}: effective tau = {_f(t.effective_tau)}, "
+            f"N_min inflation = {_times(t.n_min_inflation)}"
+        ),
+        (
+            f"Prop. 1' floor terms (upper bounds; N_min {t.n_min}, cap {t.cap}, delta {t.delta:g}, eps {_f(t.eps)}): "
+            f"margin {_f(float(p['margin']))}, attenuation {_f(float(p['attenuation']))}, tail {_f(float(p['tail']))}, "
+            f"total {_f(float(p['total']))}" + ("" if p["retirement_operative"] else " (vacuous: retirement inoperative)")
+        ),
     ]
     return lines
 
@@ -72,9 +84,11 @@ def summary_lines(report: AuditReport) -> list[str]:
 def counts_line(report: AuditReport) -> str:
     scored = sum(1 for i in report.items if i.passed is not None)
     seeds = ", ".join(str(s) for s in report.seeds)
-    return (f"{report.sections} sections, seeds {seeds}: {len(report.items)} items, {scored} scored, "
-            f"{len(report.judge_errors)} judge errors, {len(report.skipped)} sections skipped, "
-            f"{len(report.not_applicable)} injections not applicable")
+    return (
+        f"{report.sections} sections, seeds {seeds}: {len(report.items)} items, {scored} scored, "
+        f"{len(report.judge_errors)} judge errors, {len(report.skipped)} sections skipped, "
+        f"{len(report.not_applicable)} injections not applicable"
+    )
 
 
 def render(report: AuditReport) -> str:

@@ -14,7 +14,16 @@ from .config import show_config
 from .inject import gate_command, inject_command, revert_command
 
 for command in (
-    check, list_checks, demo, batch, show_config, audit, simulate_command, inject_command, revert_command, gate_command,
+    check,
+    list_checks,
+    demo,
+    batch,
+    show_config,
+    audit,
+    simulate_command,
+    inject_command,
+    revert_command,
+    gate_command,
 ):
     main.add_command(command)
 

@@ -74,5 +74,3 @@ def _colour_wanted() -> bool:
 @click.version_option(package_name="qcgrade")
 def main() -> None:
     """Deterministic QC grader for cited report sections, and defect injection to audit judges."""
-
-

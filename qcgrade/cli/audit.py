@@ -109,8 +109,14 @@ def _progress() -> tuple[Callable[[Any], None], Callable[[int, Any], None], Call
         TimeRemainingColumn,
     )
 
-    bar = Progress(TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
+    bar = Progress(
+        TextColumn("judging"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = bar.add_task("judging", total=None)
 
     def on_items(item_set: Any) -> None:
@@ -140,13 +146,26 @@ def _print_rich(report: AuditReport) -> None:
 
 
 @click.command()
-@click.option("--judge", "judge_spec", required=True, metavar="COMMAND",
-              help="Judge command (JSON on stdin, PASS/FAIL or JSON on stdout), or 'qcgrade' for the reference grader.")
+@click.option(
+    "--judge",
+    "judge_spec",
+    required=True,
+    metavar="COMMAND",
+    help="Judge command (JSON on stdin, PASS/FAIL or JSON on stdout), or 'qcgrade' for the reference grader.",
+)
 @click.option("--corpus", "corpus_path", required=True, type=click.Path(path_type=Path), help="Corpus of clean sections.")
-@click.option("--seeds", type=_count(1), default=1, show_default=True, help="Seeds 0..N-1: N samples per clean section, N injections per class.")
+@click.option(
+    "--seeds",
+    type=_count(1),
+    default=1,
+    show_default=True,
+    help="Seeds 0..N-1: N samples per clean section, N injections per class.",
+)
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Curator retirement margin.")
 @click.option("--jobs", type=_count(1), default=1, show_default=True, help="Judge calls at once.")
-@click.option("--timeout", type=POSITIVE_SECONDS, default=60.0, show_default=True, help="Seconds per judge call before it is killed.")
+@click.option(
+    "--timeout", type=POSITIVE_SECONDS, default=60.0, show_default=True, help="Seconds per judge call before it is killed."
+)
 @click.option("--retries", type=_count(0), default=1, show_default=True, help="Retries after a judge error.")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
 @click.option("--defects", help="Comma-separated defect classes (default: all seven).")
@@ -154,8 +173,20 @@ def _print_rich(report: AuditReport) -> None:
 @click.option("--html", "html_path", type=click.Path(path_type=Path), help="Also write a self-contained HTML report.")
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
 @friendly
-def audit(judge_spec: str, corpus_path: Path, seeds: int, tau: float, jobs: int, timeout: float, retries: int,
-          cache_dir: Path | None, defects: str | None, fmt: str, html_path: Path | None, curve: bool) -> None:
+def audit(
+    judge_spec: str,
+    corpus_path: Path,
+    seeds: int,
+    tau: float,
+    jobs: int,
+    timeout: float,
+    retries: int,
+    cache_dir: Path | None,
+    defects: str | None,
+    fmt: str,
+    html_path: Path | None,
+    curve: bool,
+) -> None:
     """Measure a judge's false-pass and false-fail rates on injected defects and place it against the cliff."""
     if judge_spec.strip() != REFERENCE:
         _check_command(judge_spec)
@@ -164,8 +195,19 @@ def audit(judge_spec: str, corpus_path: Path, seeds: int, tau: float, jobs: int,
     chosen = [d.strip() for d in defects.split(",") if d.strip()] if defects else None
     on_items, on_outcome, stop = _progress()
     try:
-        report = run_audit(judge_spec, corpus_path, seeds=seeds, tau=tau, jobs=jobs, timeout=timeout, retries=retries,
-                           cache=cache_dir, defects=chosen, on_items=on_items, on_outcome=on_outcome)
+        report = run_audit(
+            judge_spec,
+            corpus_path,
+            seeds=seeds,
+            tau=tau,
+            jobs=jobs,
+            timeout=timeout,
+            retries=retries,
+            cache=cache_dir,
+            defects=chosen,
+            on_items=on_items,
+            on_outcome=on_outcome,
+        )
     except ValueError as exc:  # e.g. an unknown defect class
         fail(str(exc))
         return
@@ -190,13 +232,27 @@ def _point(report: AuditReport) -> Any:
 
 def _simulation_text(result: SimulationResult, sweep: Any) -> str:
     p = dict(result.params)
-    head = (f"curator simulation: rho_fp {p['rho_fp']:g}, rho_pf {p['rho_pf']:g}, tau {p['tau']:g}, N_min {p['n_min']}, "
-            f"cap {p['cap']}, rounds {p['rounds']}, seed {p['seed']}, {p['tasks_per_round']} tasks/round")
+    head = (
+        f"curator simulation: rho_fp {p['rho_fp']:g}, rho_pf {p['rho_pf']:g}, tau {p['tau']:g}, N_min {p['n_min']}, "
+        f"cap {p['cap']}, rounds {p['rounds']}, seed {p['seed']}, {p['tasks_per_round']} tasks/round"
+    )
     threshold = true_pass_threshold(p["tau"], p["rho_fp"], p["rho_pf"])
-    lines = [head, f"cliff (1 - tau)/2 = {cliff(p['tau']):.3f}; retirement fires in expectation for true pass rate "
-             f"<= {threshold:.3f}" + (" (never: retirement inoperative)" if threshold <= 0 else "")]
-    cols = ("round", "true_failures", "observed_failures", "flipped", "synthesized", "genuine_retirements",
-            "evictions", "active", "harmful_active")
+    lines = [
+        head,
+        f"cliff (1 - tau)/2 = {cliff(p['tau']):.3f}; retirement fires in expectation for true pass rate "
+        f"<= {threshold:.3f}" + (" (never: retirement inoperative)" if threshold <= 0 else ""),
+    ]
+    cols = (
+        "round",
+        "true_failures",
+        "observed_failures",
+        "flipped",
+        "synthesized",
+        "genuine_retirements",
+        "evictions",
+        "active",
+        "harmful_active",
+    )
     lines.append("  ".join(cols))
     for r in result.per_round:
         lines.append("  ".join(str(getattr(r, c)).rjust(len(c)) for c in cols))
@@ -209,8 +265,10 @@ def _simulation_text(result: SimulationResult, sweep: Any) -> str:
             n = f"{noise[x]:6.2f}" if x in noise else "     -"
             lines.append(f"  rho {x:4.2f}  bias {y:6.2f}  noise {n}")
         j = sweep.judge
-        lines.append(f"judge {j.label}: rho_fp {j.rho_fp:.3f} (95% CI {j.rho_fp_ci[0]:.3f}-{j.rho_fp_ci[1]:.3f}), "
-                     f"rho_pf {j.rho_pf:.3f}: {sweep.judge_retirements:.2f} genuine retirements per run")
+        lines.append(
+            f"judge {j.label}: rho_fp {j.rho_fp:.3f} (95% CI {j.rho_fp_ci[0]:.3f}-{j.rho_fp_ci[1]:.3f}), "
+            f"rho_pf {j.rho_pf:.3f}: {sweep.judge_retirements:.2f} genuine retirements per run"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -225,11 +283,26 @@ def _simulation_text(result: SimulationResult, sweep: Any) -> str:
 @click.option("--tasks-per-round", type=_count(1), default=1200, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--html", "html_path", type=click.Path(path_type=Path), help="Write a self-contained HTML page.")
-@click.option("--audit", "audit_path", type=click.Path(path_type=Path),
-              help="An audit JSON (qcgrade audit --format json): sweep rho_fp and place the measured judge on the curve.")
+@click.option(
+    "--audit",
+    "audit_path",
+    type=click.Path(path_type=Path),
+    help="An audit JSON (qcgrade audit --format json): sweep rho_fp and place the measured judge on the curve.",
+)
 @friendly
-def simulate_command(rho_fp: float, rho_pf: float, tau: float, n_min: int, cap: int, rounds: int, seed: int,
-                     tasks_per_round: int, fmt: str, html_path: Path | None, audit_path: Path | None) -> None:
+def simulate_command(
+    rho_fp: float,
+    rho_pf: float,
+    tau: float,
+    n_min: int,
+    cap: int,
+    rounds: int,
+    seed: int,
+    tasks_per_round: int,
+    fmt: str,
+    html_path: Path | None,
+    audit_path: Path | None,
+) -> None:
     """Monte-Carlo of the paper's curator: skills, a router, a judge channel, retirement and a cap."""
     params: dict[str, Any] = {"tau": tau, "n_min": n_min, "cap": cap, "rounds": rounds, "tasks_per_round": tasks_per_round}
     result = simulate(rho_fp=rho_fp, rho_pf=rho_pf, seed=seed, **params)

@@ -27,10 +27,21 @@ from .config import grading_options, resolve_options
 
 @click.command()
 @click.argument("input_path", metavar="INPUT.jsonl", type=click.Path(path_type=Path, allow_dash=True))
-@click.option("--output", "-o", "output_path", required=True, type=click.Path(path_type=Path, allow_dash=True),
-              help="Where to write one JSON line per input line ('-' for stdout).")
-@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: the number of CPUs; 1 grades in this process).")
+@click.option(
+    "--output",
+    "-o",
+    "output_path",
+    required=True,
+    type=click.Path(path_type=Path, allow_dash=True),
+    help="Where to write one JSON line per input line ('-' for stdout).",
+)
+@click.option(
+    "--workers",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: the number of CPUs; 1 grades in this process).",
+)
 @grading_options
 @friendly
 def batch(input_path: Path, output_path: Path, workers: int | None, config_path: Path | None, **flags: Any) -> None:
@@ -59,7 +70,9 @@ def batch(input_path: Path, output_path: Path, workers: int | None, config_path:
             fail(f"{output_path}: output closed after {summary.total} lines")
     if summary.total == 0:
         fail(f"{input_path}: no JSON lines to grade")
-    line = f"graded {summary.total} line{'s' if summary.total != 1 else ''}: {summary.passed} passed, {summary.failed} failed, {summary.errors} error{'s' if summary.errors != 1 else ''}"
+    lines = "line" if summary.total == 1 else "lines"
+    errors = "error" if summary.errors == 1 else "errors"
+    line = f"graded {summary.total} {lines}: {summary.passed} passed, {summary.failed} failed, {summary.errors} {errors}"
     if summary.first_error:
         line += f" (first: {summary.first_error})"
     click.echo(line, err=to_stdout)

@@ -21,7 +21,9 @@ from .config import grading_options, resolve_options
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside each NAME.md).")
+@click.option(
+    "--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside each NAME.md)."
+)
 @click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
 @grading_options
 @friendly
@@ -42,7 +44,9 @@ def check(paths: tuple[Path, ...], slice_path: Path | None, fmt: str, config_pat
 def _slice_for(section: Path) -> EvidenceSlice:
     beside = slice_beside(section)
     if beside is None:
-        raise InputError(f"{section}: no slice given and no {section.stem}.json or {section.stem}.slice.json beside it (use --slice)")
+        raise InputError(
+            f"{section}: no slice given and no {section.stem}.json or {section.stem}.slice.json beside it (use --slice)"
+        )
     return read_slice(beside)
 
 

@@ -43,14 +43,24 @@ def _words(ctx: click.Context, param: click.Parameter, value: str | None) -> tup
 def grading_options(func: F) -> F:
     """The configuration file and override flags, as keyword arguments named like the config keys."""
     decorators = [
-        click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False),
-                     help="Configuration file (default: qcgrade.toml or pyproject.toml [tool.qcgrade], searched upwards)."),
-        click.option("--select", callback=_names, help="Comma-separated checks to run (default: tier 1, plus tier 2 with --tier2)."),
+        click.option(
+            "--config",
+            "config_path",
+            type=click.Path(path_type=Path, dir_okay=False),
+            help="Configuration file (default: qcgrade.toml or pyproject.toml [tool.qcgrade], searched upwards).",
+        ),
+        click.option(
+            "--select", callback=_names, help="Comma-separated checks to run (default: tier 1, plus tier 2 with --tier2)."
+        ),
         click.option("--ignore", callback=_names, help="Comma-separated checks to skip."),
         click.option("--tier2/--no-tier2", default=None, help="Also run the tier-2 disciplines (overrides the config)."),
         click.option("--hedge-words", callback=_words, help="Comma-separated hedge lexicon, replacing the default one."),
-        click.option("--coverage-floor", type=click.IntRange(min=0), help="Cards a section must cite (default: half the slice's cards)."),
-        click.option("--allow-years/--no-allow-years", default=None, help="Exempt plain years 1900-2099 from bare_number (default: off)."),
+        click.option(
+            "--coverage-floor", type=click.IntRange(min=0), help="Cards a section must cite (default: half the slice's cards)."
+        ),
+        click.option(
+            "--allow-years/--no-allow-years", default=None, help="Exempt plain years 1900-2099 from bare_number (default: off)."
+        ),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)

@@ -47,7 +47,9 @@ from .app import EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, _colour_wanted, fail, frie
 
 @click.command(name="inject")
 @click.argument("section", type=click.Path(path_type=Path))
-@click.option("--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside NAME.md).")
+@click.option(
+    "--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside NAME.md)."
+)
 @click.option("--defect", required=True, type=click.Choice(DEFECTS), help="The defect class to inject.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Chooses the place (and variant); same seed, same bytes.")
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the injected section here (default: stdout).")
@@ -77,7 +79,9 @@ def inject_command(
 
 @click.command(name="revert")
 @click.argument("injected", type=click.Path(path_type=Path))
-@click.option("--record", "record_path", required=True, type=click.Path(path_type=Path), help="The record written by qcgrade inject.")
+@click.option(
+    "--record", "record_path", required=True, type=click.Path(path_type=Path), help="The record written by qcgrade inject."
+)
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the original section here (default: stdout).")
 @friendly
 def revert_command(injected: Path, record_path: Path, output: Path | None) -> None:
@@ -97,8 +101,12 @@ def revert_command(injected: Path, record_path: Path, output: Path | None) -> No
 
 @click.command(name="gate")
 @click.argument("corpus", type=click.Path(path_type=Path))
-@click.option("--seeds", type=click.IntRange(min=1), default=5, show_default=True, help="Injections per class and section (seeds 0..K-1).")
-@click.option("--defect", "defects", multiple=True, type=click.Choice(DEFECTS), help="Only these classes (repeatable; default all seven).")
+@click.option(
+    "--seeds", type=click.IntRange(min=1), default=5, show_default=True, help="Injections per class and section (seeds 0..K-1)."
+)
+@click.option(
+    "--defect", "defects", multiple=True, type=click.Choice(DEFECTS), help="Only these classes (repeatable; default all seven)."
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
 def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str) -> None:
@@ -123,7 +131,9 @@ def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str) -
 def _slice_for(section: Path) -> EvidenceSlice:
     beside = slice_beside(section)
     if beside is None:
-        raise InputError(f"{section}: no slice given and no {section.stem}.json or {section.stem}.slice.json beside it (use --slice)")
+        raise InputError(
+            f"{section}: no slice given and no {section.stem}.json or {section.stem}.slice.json beside it (use --slice)"
+        )
     return read_slice(beside)
 
 
@@ -163,8 +173,14 @@ def _progress(total: int) -> Iterator[Progress | None]:
     )
     from rich.progress import Progress as Bar
 
-    bar = Bar(TextColumn("injecting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-              console=Console(stderr=True), transient=True)
+    bar = Bar(
+        TextColumn("injecting"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     with bar:
         task = bar.add_task("gate", total=total)
         yield lambda steps: bar.advance(task, steps)

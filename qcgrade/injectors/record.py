@@ -75,9 +75,7 @@ class InjectionRecord(BaseModel):
     version: Literal[1] = Field(default=1, description="Record format version.")
     defect: DefectName = Field(description="The injected defect class.")
     seed: int = Field(description="The seed that chose the place and the variant.")
-    expected_check: CheckName | None = Field(
-        description="The tier-1 check that should fire; null for a QC-invisible class."
-    )
+    expected_check: CheckName | None = Field(description="The tier-1 check that should fire; null for a QC-invisible class.")
     slice_section: str = Field(description="The `section` field of the evidence slice used.")
     original_start: NonNegativeInt = Field(description="Start of the edit in the original text.")
     original_end: NonNegativeInt = Field(description="End (exclusive) of the edit in the original text.")

@@ -46,8 +46,7 @@ def find_sites(section: Section, evidence: EvidenceSlice) -> Iterator[Site]:
         if at < 0:
             continue
         edits = tuple(
-            Edit(at, at + len(marker.id), name, ((marker.start, marker.end + len(name) - len(marker.id)),))
-            for name in names
+            Edit(at, at + len(marker.id), name, ((marker.start, marker.end + len(name) - len(marker.id)),)) for name in names
         )
         sites.append(Site(marker.start, marker.end, edits))
     seen: set[int] = set()

@@ -35,9 +35,7 @@ RewardFunction = Callable[..., dict[str, Any]]
 def make_reward_func(tier2: bool = False, *, shaped: bool = False) -> RewardFunction:
     """A ``reward_func`` with options; bind it at module level in your reward file."""
 
-    def reward_func(
-        queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any
-    ) -> dict[str, Any]:
+    def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
         return _rewards(queries, prompts, labels, tier2, shaped)
 
     reward_func.__doc__ = f"qcgrade reward for OpenRLHF (tier2={tier2}, shaped={shaped})."
@@ -49,9 +47,7 @@ def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence
     return _rewards(queries, prompts, labels, False, False)
 
 
-def _rewards(
-    queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], tier2: bool, shaped: bool
-) -> dict[str, Any]:
+def _rewards(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], tier2: bool, shaped: bool) -> dict[str, Any]:
     rewards: list[float] = []
     passes: list[float] = []
     logs: dict[str, list[float]] = {key: [] for key in stat_keys(tier2)}

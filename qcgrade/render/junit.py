@@ -41,8 +41,6 @@ def render(results: Sequence[Graded]) -> str:
                 by_check[finding.check] = by_check.get(finding.check, 0) + 1
             detail = ", ".join(f"{name} {n}" for name, n in sorted(by_check.items()))
             failure = ET.SubElement(case, "failure", {"type": "qcgrade", "message": f"{len(findings)} {plural}: {detail}"})
-            failure.text = "\n".join(
-                xml_safe(f"{path}:{f.line}:{f.column}: {f.check} {f.message}") for f in findings
-            )
+            failure.text = "\n".join(xml_safe(f"{path}:{f.line}:{f.column}: {f.check} {f.message}") for f in findings)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

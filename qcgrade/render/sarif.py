@@ -75,7 +75,7 @@ def _with_occurrences(graded: Graded) -> list[tuple[Finding, int]]:
 
 def _offending(graded: Graded, finding: Finding) -> str:
     # A report built without its text still gets a stable, if coarser, identity.
-    return graded.report.text[finding.start:finding.end] if graded.report.text else finding.message
+    return graded.report.text[finding.start : finding.end] if graded.report.text else finding.message
 
 
 def _rule(check: Check) -> dict[str, Any]:

@@ -30,9 +30,7 @@ def _summary(results: Sequence[Graded]) -> str:
 
 
 def render(results: Sequence[Graded]) -> str:
-    lines = [
-        f"{r.path}:{f.line}:{f.column}: {f.check} {f.message}" for r in results for f in r.report.findings
-    ]
+    lines = [f"{r.path}:{f.line}:{f.column}: {f.check} {f.message}" for r in results for f in r.report.findings]
     lines.append(_summary(results))
     return "\n".join(lines) + "\n"
 

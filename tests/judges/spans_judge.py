@@ -20,7 +20,11 @@ if sys.argv[1] == "fixed":
 from qcgrade import grade
 
 report = grade(request["section"], request["slice"])
-print(json.dumps({
-    "verdict": "pass" if report.passed else "fail",
-    "spans": [[f.start, f.end] for f in report.findings],
-}))
+print(
+    json.dumps(
+        {
+            "verdict": "pass" if report.passed else "fail",
+            "spans": [[f.start, f.end] for f in report.findings],
+        }
+    )
+)

@@ -1,0 +1,213 @@
+"""Reading inline content: plain text directly, emphasis cheaply, the rest with markdown-it-py.
+
+Most prose holds no inline markup and is its own visible text. Content whose
+only markup is ``*`` emphasis in everyday shapes is resolved here with
+CommonMark's flanking rules. Anything else (code, HTML, entities, escapes,
+links, underscore emphasis) runs through markdown-it-py's own inline rules,
+and the resulting tokens are walked for what a reader sees.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import regex
+from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
+from markdown_it.token import Token
+
+from .parser import EMPHASIS_RULE, PARSER, TrackedState
+from .source_map import Content
+from .visible import HiddenTracker, ProjectionBuilder, add_tag_break, parse_tag
+
+# What can start inline markup other than emphasis: a backtick, a tag or
+# autolink (``<`` before a non-space), an entity, a backslash escape or hard
+# break. Inline links and images are caught separately by ``](``. Each
+# alternative is a superset of what markdown-it-py accepts, so plain text
+# never goes unparsed; "R&D" or "< 5%" stay on the fast path.
+_MARKUP = re.compile(r"`|<\S|&(?:#|[A-Za-z][A-Za-z0-9]{0,31};)|\\[!-/:-@\[-`{-~\n]")
+_DELIMITER = re.compile(r"[*_]")
+# An underscore between two letters or digits can never delimit emphasis.
+_EMPHASIS_UNDERSCORE = regex.compile(r"_(?<![\p{L}\p{N}]_)|_(?![\p{L}\p{N}])")
+
+
+PLAIN, EMPHASIS, FULL = 0, 1, 2
+
+
+def markup_kind(src: str, env: dict[str, Any]) -> int:
+    """How much of the inline parser ``src`` needs.
+
+    PLAIN renders as itself; EMPHASIS holds ``*``/``_`` delimiters and nothing
+    else that could be markup (links need ``](`` or a reference definition);
+    FULL needs every inline rule.
+    """
+    if _MARKUP.search(src) is not None or "](" in src or ("[" in src and env.get("references")):
+        return FULL
+    if "*" in src or ("_" in src and _EMPHASIS_UNDERSCORE.search(src) is not None):
+        return EMPHASIS
+    return PLAIN
+
+
+def plain_text(src: str, env: dict[str, Any]) -> bool:
+    return (
+        _MARKUP.search(src) is None
+        and "](" not in src
+        and "*" not in src
+        and ("_" not in src or _EMPHASIS_UNDERSCORE.search(src) is None)
+        and not ("[" in src and env.get("references"))
+    )
+
+
+def read_inline(
+    content: Content,
+    builder: ProjectionBuilder,
+    code: list[tuple[int, int]],
+    tracker: HiddenTracker,
+    env: dict[str, Any],
+) -> None:
+    if tracker.hidden:
+        return
+    src = content.content
+    kind = markup_kind(src, env)
+    if kind == PLAIN:
+        content.add(builder, 0, len(src))
+        return
+    if kind == EMPHASIS:
+        consumed = simple_emphasis(src)
+        if consumed is not None:
+            prev = 0
+            for start, end in consumed:
+                content.add(builder, prev, start)
+                prev = end
+            content.add(builder, prev, len(src))
+            return
+    children: list[Token] = []
+    state = TrackedState(src, PARSER, env, children)
+    if kind == EMPHASIS:
+        _tokenize_emphasis(state)
+    else:
+        PARSER.inline.tokenize(state)
+    for rule in PARSER.inline.ruler2.getRules(""):
+        rule(state)
+    _walk_inline(children, content, builder, code, tracker)
+    if tracker.hidden:
+        tracker.__init__()  # an inline element cannot hide past its block
+
+
+_STAR_RUN = re.compile(r"\*+")
+
+
+def _delimiter_kind(src: str, start: int, end: int) -> int:
+    """CommonMark flanking of the ``*`` run ``src[start:end]``: 1 opens, 2 closes, 3 both, 0 neither."""
+    last = src[start - 1] if start > 0 else " "
+    nxt = src[end] if end < len(src) else " "
+    last_punct = isMdAsciiPunct(ord(last)) or isPunctChar(last)
+    next_punct = isMdAsciiPunct(ord(nxt)) or isPunctChar(nxt)
+    last_space = isWhiteSpace(ord(last))
+    next_space = isWhiteSpace(ord(nxt))
+    left = not (next_space or (next_punct and not (last_space or last_punct)))
+    right = not (last_space or (last_punct and not (next_space or next_punct)))
+    return (1 if left else 0) | (2 if right else 0)
+
+
+def simple_emphasis(src: str) -> list[tuple[int, int]] | None:
+    """The ``*`` runs that emphasis consumes, when the answer is unambiguous.
+
+    Handles the everyday shapes (``**bold**``, ``*a* and *b*``, properly
+    nested runs of equal length) with CommonMark's flanking rules; returns
+    None for anything else (underscore emphasis, a run that both opens and
+    closes, unequal lengths), which then goes through markdown-it-py itself.
+    """
+    if "_" in src and _EMPHASIS_UNDERSCORE.search(src) is not None:
+        return None
+    consumed: list[tuple[int, int]] = []
+    stack: list[tuple[int, int]] = []
+    for match in _STAR_RUN.finditer(src):
+        start, end = match.span()
+        kind = _delimiter_kind(src, start, end)
+        if kind == 3:
+            return None
+        if kind == 1:
+            stack.append((start, end))
+        elif kind == 2 and stack:
+            opener = stack.pop()
+            if opener[1] - opener[0] != end - start:
+                return None
+            consumed.append(opener)
+            consumed.append((start, end))
+    consumed.sort()
+    return consumed
+
+
+def _tokenize_emphasis(state: TrackedState) -> None:
+    """markdown-it-py's emphasis rule at each ``*``/``_``, plain text between.
+
+    Equivalent to the full inline tokenizer when nothing but emphasis can be
+    markup, and far cheaper: the full loop tries every rule at every
+    punctuation character.
+    """
+    src = state.src
+    for match in _DELIMITER.finditer(src):
+        at = match.start()
+        if at < state.pos:
+            continue
+        if at > state.pos:
+            state.append_pending(src[state.pos : at])
+            state.pos = at
+        if not EMPHASIS_RULE(state, False):
+            state.append_pending(src[at])
+            state.pos = at + 1
+    if state.pos < len(src):
+        state.append_pending(src[state.pos :])
+        state.pos = len(src)
+    if state.pending:
+        state.pushPending()
+
+
+def _walk_inline(
+    children: list[Token],
+    content: Content,
+    builder: ProjectionBuilder,
+    code: list[tuple[int, int]],
+    tracker: HiddenTracker,
+) -> None:
+    skip_until = -1
+    autolink = False
+    for i, tok in enumerate(children):
+        if i < skip_until:
+            continue
+        kind = tok.type
+        start, end = tok.meta.get("qc", (0, 0))
+        if kind == "html_inline":
+            tag = parse_tag(tok.content)
+            if tag is not None:
+                tracker.feed(*tag)
+                if not tracker.hidden:
+                    add_tag_break(builder, tag[1], content.source(start), content.source(end))
+            continue
+        if tracker.hidden:
+            continue
+        if kind == "text":
+            if autolink:
+                content.add(builder, start + 1, end - 1)
+            else:
+                content.add(builder, start, start + len(tok.content))
+        elif kind == "text_special":
+            builder.add(tok.content, content.source(start), content.source(end))
+        elif kind == "code_inline":
+            inner_start = start + len(tok.markup)
+            inner = content.content[inner_start : end - len(tok.markup)]
+            if inner.startswith((" ", "\n")) and inner.endswith((" ", "\n")) and inner.strip(" \n"):
+                inner_start += 1
+            begin = builder.length
+            content.add(builder, inner_start, inner_start + len(tok.content), tok.content)
+            code.append((begin, builder.length))
+        elif kind in ("softbreak", "hardbreak"):
+            builder.add("\n", content.source(start), content.source(end))
+        elif kind == "link_open":
+            autolink = tok.markup == "autolink"
+        elif kind == "link_close":
+            autolink = False
+        elif kind == "image":
+            # Alt text is an attribute, not shown text.
+            continue

@@ -1,0 +1,109 @@
+"""qcgrade's markdown-it-py parser: CommonMark plus tables, inline rules that keep offsets.
+
+The core ``inline`` rule is off: :mod:`qcgrade.reading` decides per block
+whether inline parsing is needed at all. Where it is, every token pushed by
+an inline rule records the source range it came from (``token.meta["qc"]``),
+so what a reader sees maps back to offsets in the original text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+
+class TrackedState(StateInline):
+    """Inline state whose flushed text tokens remember their source offsets."""
+
+    def __init__(self, src: str, md: MarkdownIt, env: Any, out: list[Token]) -> None:
+        super().__init__(src, md, env, out)
+        self.qc_pending_start = 0
+
+    def append_pending(self, text: str) -> None:
+        if not self._pending and not self._pending_buffer:
+            self.qc_pending_start = self.pos
+        super().append_pending(text)
+
+    def pushPending(self) -> Token:
+        start = self.qc_pending_start
+        token = super().pushPending()
+        token.meta["qc"] = (start, start + len(token.content))
+        return token
+
+
+def _tracking(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
+    def tracked(state: StateInline, silent: bool) -> bool:
+        if silent:
+            return rule(state, silent)
+        start, first = state.pos, len(state.tokens)
+        ok = rule(state, silent)
+        if ok:
+            fresh = [t for t in state.tokens[first:] if "qc" not in t.meta]
+            if name == "emphasis":  # one text token per delimiter character
+                for i, token in enumerate(fresh):
+                    token.meta["qc"] = (start + i, start + i + 1)
+            else:
+                for token in fresh:
+                    token.meta["qc"] = (start, state.pos)
+        return ok
+
+    return tracked
+
+
+def _make_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"maxNesting": 40}).enable("table")
+    md.core.ruler.disable(["inline", "text_join"])
+    # Merging adjacent text tokens would lose their offsets.
+    md.inline.ruler2.disable("fragments_join")
+    for rule in md.inline.ruler.__rules__:
+        if rule.name != "text":
+            rule.fn = _tracking(rule.name, rule.fn)
+    md.inline.ruler.__cache__ = None
+    return md
+
+
+PARSER = _make_parser()
+EMPHASIS_RULE = next(rule.fn for rule in PARSER.inline.ruler.__rules__ if rule.name == "emphasis")
+
+# Block rules that cannot fire on a text lacking every one of their needles.
+# markdown-it-py tries each enabled rule at every block start and every
+# paragraph line, so leaving out the impossible ones changes no token and
+# saves most of the block pass on ordinary prose (a test compares tokens).
+_OPTIONAL_BLOCK_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("table", ("|",)),
+    ("code", ("    ", "\t")),
+    ("fence", ("```", "~~~")),
+    ("blockquote", (">",)),
+    ("reference", ("]:",)),
+    ("html_block", ("<",)),
+    ("heading", ("#",)),
+)
+# A thematic break needs two of -, * or _ with only spaces or tabs between.
+_RULE_PAIR = re.compile(r"([-*_])[ \t]*\1")
+# A setext underline is a line of only = or - once container prefixes are gone.
+_UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.MULTILINE)
+
+
+@cache
+def _parser_without(absent: tuple[str, ...]) -> MarkdownIt:
+    if not absent:
+        return PARSER
+    md = _make_parser()
+    md.block.ruler.disable(list(absent))
+    return md
+
+
+def block_parser_for(text: str) -> MarkdownIt:
+    """The block parser for ``text``: ours, minus rules that cannot match it."""
+    absent = [name for name, needles in _OPTIONAL_BLOCK_RULES if not any(n in text for n in needles)]
+    if _RULE_PAIR.search(text) is None:
+        absent.append("hr")
+    if _UNDERLINE.search(text) is None:
+        absent.append("lheading")
+    return _parser_without(tuple(absent))
