@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import NamedTuple
 
 from markdown_it.token import Token
@@ -121,9 +122,9 @@ class Section:
         setter = object.__setattr__
         setter(self, "text", text)
         setter(self, "lines", LineIndex(text, doc.line_starts))
-        setter(self, "citations", tuple(m for m in markers if m.kind == "citation"))
-        setter(self, "metric_tags", tuple(m for m in markers if m.kind == "metric"))
-        setter(self, "xrefs", tuple(m for m in markers if m.kind == "xref"))
+        setter(self, "citations", tuple(markers["citation"]))
+        setter(self, "metric_tags", tuple(markers["metric"]))
+        setter(self, "xrefs", tuple(markers["xref"]))
         setter(self, "tldrs", tuple(tldrs))
         setter(self, "_doc", doc)
         setter(self, "_folded", folded)
@@ -207,42 +208,43 @@ def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[
     """Every citation id, metric tag and xref outside code; and the spans to blank."""
     found: list[_Found] = []
     masks: list[tuple[int, int]] = []
-    code_starts = [s for s, _ in code]
-
-    def in_code(start: int, end: int) -> bool:
-        if not code:
-            return False
-        i = bisect_right(code_starts, end - 1) - 1
-        return i >= 0 and code[i][1] > start
-
     if "[" in folded:
-        for match in FOOTNOTE.finditer(folded):
-            if not in_code(*match.span()):
-                masks.append(match.span())
+        masks.extend(m.span() for m in FOOTNOTE.finditer(folded))
         for match in CITATION_GROUP.finditer(folded):
             group = match.group(1)
-            if "," in group or ";" in group or group != group.strip():
-                ids = [(s, e) for _id, s, e in citation_ids(group, match.start(1))]
-            elif CITATION_ID.fullmatch(group):  # the everyday [E001]
-                ids = [match.span(1)]
+            if CITATION_ID.fullmatch(group):  # the everyday [E001]
+                start, end = match.span(1)
+                found.append(("citation", start, end, start, end))
             else:
-                continue
-            if ids and not in_code(*match.span()):
-                masks.append(match.span())
-                found.extend(("citation", s, e, s, e) for s, e in ids)
+                ids = citation_ids(group, match.start(1))
+                if not ids:
+                    continue
+                found.extend(("citation", s, e, s, e) for _id, s, e in ids)
+            masks.append(match.span())
     if "{" in folded:
         for match in METRIC_TAG.finditer(folded):
-            if not in_code(*match.span()):
-                masks.append(match.span())
-                found.append(("metric", *match.span(1), *match.span()))
+            span = match.span()
+            masks.append(span)
+            found.append(("metric", *match.span(1), *span))
     if "§" in folded:
         for match in XREF.finditer(folded):
-            if not in_code(*match.span()):
-                masks.append(match.span())
-                found.append(("xref", *match.span(1), *match.span()))
-    found.sort(key=lambda item: item[3])
+            span = match.span()
+            masks.append(span)
+            found.append(("xref", *match.span(1), *span))
+    if code:
+        # Markers shown inside code are verbatim text, not markers.
+        starts = [s for s, _ in code]
+        found = [f for f in found if not _overlaps(starts, code, f[3], f[4])]
+        masks = [m for m in masks if not _overlaps(starts, code, m[0], m[1])]
+    found.sort(key=itemgetter(3))
     masks.sort()
     return found, masks
+
+
+def _overlaps(starts: list[int], ranges: tuple[tuple[int, int], ...], start: int, end: int) -> bool:
+    """Whether ``[start, end)`` overlaps one of the sorted, disjoint ``ranges``."""
+    i = bisect_right(starts, end - 1) - 1
+    return i >= 0 and ranges[i][1] > start
 
 
 def _blank(text: str, masks: list[tuple[int, int]]) -> str:
@@ -258,15 +260,16 @@ def _blank(text: str, masks: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _markers(doc: Document, found: list[_Found], ends: list[int]) -> list[Marker]:
+def _markers(doc: Document, found: list[_Found], ends: list[int]) -> dict[str, list[Marker]]:
+    """Marker records by kind, in reading order, with source offsets and sentence index."""
     to_source = doc.projection.to_source
     visible = doc.visible
-    markers = []
+    by_kind: dict[str, list[Marker]] = {"citation": [], "metric": [], "xref": []}
     for kind, id_start, id_end, start, end in found:
         src_start, src_end = to_source(start, end)
         # Ids are compared byte for byte: keep what the text really says.
-        markers.append(Marker(kind, visible[id_start:id_end], src_start, src_end, bisect_right(ends, start)))
-    return markers
+        by_kind[kind].append(Marker(kind, visible[id_start:id_end], src_start, src_end, bisect_right(ends, start)))
+    return by_kind
 
 
 def _sentence_ends(doc: Document, folded: str, breaks: list[int]) -> list[int]:

@@ -14,30 +14,28 @@ from .visible import ProjectionBuilder
 class Lines:
     """Line starts of the original text (any line ending); lines sliced on demand."""
 
-    __slots__ = ("text", "starts", "_ends")
+    __slots__ = ("text", "starts")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts = line_starts(text)
-        # A line ends before its terminator (\n, \r\n or \r).
-        ends = []
-        for start in self.starts[1:]:
-            end = start - 1
-            if end > 0 and text[end] == "\n" and text[end - 1] == "\r":
-                end -= 1
-            ends.append(end)
-        ends.append(len(text))
-        self._ends = ends
 
     def line(self, index: int) -> str:
         index = min(index, len(self.starts) - 1)
-        return self.text[self.starts[index] : self._ends[index]]
+        return self.text[self.starts[index] : self.line_end(index)]
 
     def start(self, index: int) -> int:
         return self.starts[min(index, len(self.starts) - 1)]
 
     def line_end(self, index: int) -> int:
-        return self._ends[min(index, len(self._ends) - 1)]
+        """Offset of the line's terminator (``\\n``, ``\\r\\n`` or ``\\r``), or the text's end."""
+        starts = self.starts
+        if index + 1 >= len(starts):
+            return len(self.text)
+        end = starts[index + 1] - 1
+        if end > 0 and self.text[end] == "\n" and self.text[end - 1] == "\r":
+            end -= 1
+        return end
 
 
 class Content:
