@@ -58,6 +58,16 @@ def slice_beside(section: Path) -> Path | None:
     return None
 
 
+def slice_for(section: Path) -> EvidenceSlice:
+    """The slice beside a section file, or an error saying what was looked for."""
+    beside = slice_beside(section)
+    if beside is None:
+        raise InputError(
+            f"{section}: no slice given and no {section.stem}.json or {section.stem}.slice.json beside it (use --slice)"
+        )
+    return read_slice(beside)
+
+
 def discover_sections(paths: list[Path]) -> list[Path]:
     """Files as given; directories expand to their ``*.md`` files, sorted.
 

@@ -10,8 +10,8 @@ from typing import Any
 import click
 
 from ..checks import CHECKS
-from ..evidence import EvidenceSlice, load_slice
-from ..files import InputError, discover_sections, read_section, read_slice, slice_beside
+from ..evidence import load_slice
+from ..files import discover_sections, read_section, read_slice, slice_for
 from ..findings import Graded
 from ..grader import grade
 from ..render import RENDERERS
@@ -34,20 +34,11 @@ def check(paths: tuple[Path, ...], slice_path: Path | None, fmt: str, config_pat
     results: list[Graded] = []
     for path in discover_sections(list(paths)):
         text = read_section(path)
-        results.append(Graded(str(path), grade(text, evidence or _slice_for(path), options)))
+        results.append(Graded(str(path), grade(text, evidence or slice_for(path), options)))
     if not results:
         fail("no section files found in " + ", ".join(str(p) for p in paths))
     emit(results, fmt)
     sys.exit(EXIT_PASSED if all(r.report.passed for r in results) else EXIT_VIOLATIONS)
-
-
-def _slice_for(section: Path) -> EvidenceSlice:
-    beside = slice_beside(section)
-    if beside is None:
-        raise InputError(
-            f"{section}: no slice given and no {section.stem}.json or {section.stem}.slice.json beside it (use --slice)"
-        )
-    return read_slice(beside)
 
 
 @click.command(name="checks")

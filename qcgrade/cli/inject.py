@@ -19,8 +19,7 @@ from pathlib import Path
 import click
 
 from ..corpus import load_corpus
-from ..evidence import EvidenceSlice
-from ..files import InputError, read_bytes, read_section, read_slice, slice_beside
+from ..files import InputError, read_bytes, read_section, read_slice, slice_for
 from ..gate import (
     GateResult,
     Progress,
@@ -60,7 +59,7 @@ def inject_command(
 ) -> None:
     """Inject one known defect into a clean SECTION; --record saves what changed, for revert."""
     text = read_section(section)
-    evidence = read_slice(slice_path) if slice_path is not None else _slice_for(section)
+    evidence = read_slice(slice_path) if slice_path is not None else slice_for(section)
     try:
         injection = inject(text, evidence, defect, seed)
     except NotApplicable as exc:
@@ -126,15 +125,6 @@ def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str) -
         _print_rich(result)
     else:
         click.echo(render_text(result), nl=False)
-
-
-def _slice_for(section: Path) -> EvidenceSlice:
-    beside = slice_beside(section)
-    if beside is None:
-        raise InputError(
-            f"{section}: no slice given and no {section.stem}.json or {section.stem}.slice.json beside it (use --slice)"
-        )
-    return read_slice(beside)
 
 
 def _read_record(path: Path) -> InjectionRecord:
