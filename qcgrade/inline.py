@@ -16,9 +16,10 @@ import regex
 from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.token import Token
 
+from .html_text import HtmlState, add_html_text
 from .parser import EMPHASIS_RULE, PARSER, TrackedState
 from .source_map import Content
-from .visible import HiddenTracker, ProjectionBuilder, add_tag_break, parse_tag
+from .visible import ProjectionBuilder, Regions
 
 # What can start inline markup other than emphasis: a backtick, a tag or
 # autolink (``<`` before a non-space), an entity, a backslash escape or hard
@@ -61,12 +62,11 @@ def plain_text(src: str, env: dict[str, Any]) -> bool:
 def read_inline(
     content: Content,
     builder: ProjectionBuilder,
-    code: list[tuple[int, int]],
-    tracker: HiddenTracker,
+    regions: Regions,
+    state: HtmlState,
     env: dict[str, Any],
 ) -> None:
-    if tracker.hidden:
-        return
+    """Add one block's inline content; inline HTML never stays open past its block."""
     src = content.content
     kind = markup_kind(src, env)
     if kind == PLAIN:
@@ -82,16 +82,18 @@ def read_inline(
             content.add(builder, prev, len(src))
             return
     children: list[Token] = []
-    state = TrackedState(src, PARSER, env, children)
+    inline_state = TrackedState(src, PARSER, env, children)
     if kind == EMPHASIS:
-        _tokenize_emphasis(state)
+        _tokenize_emphasis(inline_state)
     else:
-        PARSER.inline.tokenize(state)
+        PARSER.inline.tokenize(inline_state)
     for rule in PARSER.inline.ruler2.getRules(""):
-        rule(state)
-    _walk_inline(children, content, builder, code, tracker)
-    if tracker.hidden:
-        tracker.__init__()  # an inline element cannot hide past its block
+        rule(inline_state)
+    depth, raw = state.depth, state.raw
+    _walk_inline(children, content, builder, regions, state)
+    if depth == 0:
+        regions.leave_html(builder.length)
+    state.depth, state.raw = depth, raw
 
 
 _STAR_RUN = re.compile(r"\*+")
@@ -164,28 +166,43 @@ def _tokenize_emphasis(state: TrackedState) -> None:
         state.pushPending()
 
 
+class _Slice:
+    """One inline HTML token as an HTML source, offsets relative to its block content."""
+
+    __slots__ = ("content", "_outer", "_offset")
+
+    def __init__(self, outer: Content, offset: int, text: str) -> None:
+        self.content = text
+        self._outer = outer
+        self._offset = offset
+
+    def add(self, builder: ProjectionBuilder, start: int, end: int, visible: str | None = None) -> None:
+        self._outer.add(builder, self._offset + start, self._offset + end, visible)
+
+    def source(self, offset: int) -> int:
+        return self._outer.source(self._offset + offset)
+
+
 def _walk_inline(
     children: list[Token],
     content: Content,
     builder: ProjectionBuilder,
-    code: list[tuple[int, int]],
-    tracker: HiddenTracker,
+    regions: Regions,
+    state: HtmlState,
 ) -> None:
-    skip_until = -1
     autolink = False
-    for i, tok in enumerate(children):
-        if i < skip_until:
-            continue
+    for tok in children:
         kind = tok.type
         start, end = tok.meta.get("qc", (0, 0))
         if kind == "html_inline":
-            tag = parse_tag(tok.content)
-            if tag is not None:
-                tracker.feed(*tag)
-                if not tracker.hidden:
-                    add_tag_break(builder, tag[1], content.source(start), content.source(end))
+            # Read as a browser reads it: comments end at "--!>" too, and so on.
+            add_html_text(builder, _Slice(content, start, tok.content), state)
+            if state.depth > 0:
+                regions.enter_html(builder.length)
+            else:
+                regions.leave_html(builder.length)
             continue
-        if tracker.hidden:
+        if state.skipping:
             continue
         if kind == "text":
             if autolink:
@@ -201,13 +218,11 @@ def _walk_inline(
                 inner_start += 1
             begin = builder.length
             content.add(builder, inner_start, inner_start + len(tok.content), tok.content)
-            code.append((begin, builder.length))
+            regions.code.append((begin, builder.length))
         elif kind in ("softbreak", "hardbreak"):
             builder.add("\n", content.source(start), content.source(end))
         elif kind == "link_open":
             autolink = tok.markup == "autolink"
         elif kind == "link_close":
             autolink = False
-        elif kind == "image":
-            # Alt text is an attribute, not shown text.
-            continue
+        # An image shows no text: its alt text is an attribute.

@@ -9,70 +9,90 @@ from __future__ import annotations
 
 import regex
 
-# Digits of any script: decimal digits (Nd) and other digit characters such as
-# superscripts, which a reader also reads as numbers.
-DIGIT = r"[\p{Nd}\p{Numeric_Type=Digit}]"
+# Digits of any script and other number characters a reader reads as numbers:
+# decimal digits (Nd), letter numbers (Nl: Roman numerals) and other numbers
+# (No: superscripts, fractions such as 1/2 in one character, circled digits).
+DIGIT = r"\p{N}"
 
 #: A citation id: letters then digits (``E001``, ``EV-12``), or a bare number
 #: (``[3]``, a numeric citation style that never resolves to a card).
-CITATION_ID = regex.compile(rf"(?:\p{{L}}[\p{{L}}\p{{M}}]*[-_]?)?{DIGIT}+")
+CITATION_ID = regex.compile(r"(?:\p{L}[\p{L}\p{M}]*[-_]?)?\p{N}+")
+# An id-shaped token inside bracketed prose ("[see E009]", "[E001 E009]").
+_ID_TOKEN = regex.compile(r"(?<![\p{L}\p{M}\p{N}_])\p{L}[\p{L}\p{M}]*[-_]?\p{N}+(?![\p{L}\p{M}\p{N}_])")
 
 # A bracket group with no nested brackets; its parts are split on , and ;.
 CITATION_GROUP = regex.compile(r"\[([^\[\]\n\u2029]{1,512})\]")
-FOOTNOTE = regex.compile(r"\[\^[^\[\]\s]{1,64}\]")
-# Whitespace inside a marker may not be the break between two blocks (U+2029).
-METRIC_TAG = regex.compile(r"\{[^\S\u2029]*([\p{L}_][\w.\-]{0,127}?)[^\S\u2029]*\}")
-XREF = regex.compile(r"§[^\S\u2029]?(\w(?:[\w\-]|\.(?=\w)){0,127})")
+# A footnote reference has a word for an id; "[^30%]" is not one.
+FOOTNOTE = regex.compile(r"\[\^[\w-]{1,64}\]")
+# Braces around one or more identifiers ("{m_rev}", "{m_rev, m_share}").
+METRIC_GROUP = regex.compile(r"\{([^{}\n\u2029]{1,256})\}")
+_METRIC_TOKEN = regex.compile(r"[\p{L}_][\w.\-]{0,127}")
+_METRIC_SEPARATORS = regex.compile(r"[\s,;|/&+]+")
+# A section sign, perhaps spaced or bracketed, then a section id.
+XREF = regex.compile(r"§[^\S\u2029]*[(\[\"'`\-.]?[^\S\u2029]*(\w(?:[\w\-]|\.(?=\w)){0,127})")
+
+# Currency codes that a number may be glued to ("USD1.2bn").
+_CURRENCY_CODES = "USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD|KRW|BRL|MXN|ZAR|SEK|NOK|DKK|RUB|TRY|NZD"
 
 #: A numeral: sign, currency, digit groups with separators and decimals, and a
-#: %/currency/unit suffix. Not glued to a preceding letter, digit or
-#: underscore (``FY25``, ``Q3``, ``m_rev2`` are identifiers), nor after a
-#: letter-hyphen (``COVID-19``) or an identifier's dot (``v2.3``).
+#: %/currency/unit suffix. Digits glued after letters form an identifier
+#: (``FY25``, ``Q3``, ``m_rev2``), and so do digits after an upper-case
+#: prefix and a hyphen (``COVID-19``, ``EV-003``), unless they are plainly a
+#: quantity: a decimal or grouped number, a percentage, or a number glued to
+#: a currency code (``by30%``, ``USD1.2bn``, ``sub-10%``, ``top-3``).
 NUMERAL = regex.compile(
     # The first-character test comes first so most positions fail fast.
-    rf"(?=[+\-\u2212\u00B1\p{{Sc}}\p{{Nd}}\p{{Numeric_Type=Digit}}])"
-    rf"(?<![\p{{L}}\p{{M}}\p{{Nd}}\p{{Numeric_Type=Digit}}_])(?<!\p{{L}}[-\u2010\u2011])(?<!{DIGIT}[.,])"
-    rf"[+\-\u2212\u00B1]?\p{{Sc}}?"
-    rf"{DIGIT}+(?:[.,'\u00A0\u202F\u2009]{DIGIT}+)*"
-    r"(?:[%\u2030\u2031]|\p{Sc})?\p{L}*"
+    r"(?=[+\-\u2212\u00B1\p{Sc}\p{N}])"
+    r"(?:"
+    # Free-standing: not glued to a letter, digit or underscore.
+    r"(?<![\p{L}\p{M}\p{N}_])(?<!\p{Lu}\p{Lu}[-\u2010\u2011])(?<!\p{N}[.,])"
+    r"[+\-\u2212\u00B1]?\p{Sc}?\p{N}+(?:[.,'\u00A0\u202F\u2009]\p{N}+)*(?:[%\u2030\u2031]|\p{Sc})?\p{L}*"
+    # Glued to letters, yet plainly a quantity.
+    r"|(?<=[\p{L}\p{M}_])\p{N}+(?:(?:[.,'\u00A0\u202F\u2009]\p{N}+)+(?:[%\u2030\u2031]|\p{Sc})?|[%\u2030\u2031])\p{L}*"
+    rf"|(?<=(?<![\p{{L}}])(?:{_CURRENCY_CODES}))\p{{N}}+(?:[.,'\u00A0\u202F\u2009]\p{{N}}+)*\p{{L}}*"
+    r")"
 )
 HAS_DIGIT = regex.compile(DIGIT)
 
-#: Words that end with a period without ending the sentence (any case).
-ABBREVIATIONS = (
-    "e.g i.e cf vs viz approx ca incl esp est resp al mr mrs ms dr prof fig figs eq ref refs vol pp sec ch "
-    "jan feb mar apr jun jul aug sep sept oct nov dec"
+#: Abbreviations that never end a sentence ("e.g. ACME", "vs. peers").
+ABBREVIATIONS = ("e.g", "i.e", "cf", "vs", "viz", "approx", "ca", "incl", "esp", "resp")
+#: Abbreviations that end a sentence unless a lower-case word or a digit
+#: follows ("in Dec. 31", "ACME Inc. and its units", "Fig. 3", "U.S. market"),
+#: matched in any case; and the same for words that are ordinary in lower case.
+SOFT_ABBREVIATIONS = (
+    "mr mrs ms dr prof fig figs eq ref refs vol pp sec ch est al "
+    "jan feb mar apr jun jul aug sep sept oct nov dec inc corp ltd co bros plc llc"
 ).split()
-#: Abbreviations that are ordinary words in lower case ("said no.").
 CASED_ABBREVIATIONS = ("No", "Nos", "St")
-#: Company suffixes end a sentence only when a capitalised word follows.
-COMPANY_SUFFIXES = ("Inc", "Corp", "Ltd", "Co", "Bros", "Plc", "LLC", "PLC")
 
 
 def _alternatives(words: list[str] | tuple[str, ...]) -> str:
     return "|".join(regex.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
-# A sentence ends at . ! ? (and CJK/ellipsis forms), optional closing quotes,
-# brackets or emphasis, then whitespace or the end; never after an
-# abbreviation, an initial ("J.", "U.S."), or a company suffix followed by a
-# lower-case word. Unit breaks (U+2029) always end one. One compiled pattern,
-# so the whole scan stays in C.
+# A sentence ends at sentence-final punctuation, optional closing quotes,
+# brackets or emphasis, optional citation groups (Wikipedia style "grew.[E1]"),
+# then whitespace or the end. A period after an always-abbreviation never
+# ends one; after a soft abbreviation, an initial or a dotted abbreviation
+# ("J.", "U.S.") it does unless a lower-case word or a digit follows. When in
+# doubt the text is split: a split sentence can only lose an annotation,
+# never borrow one. CJK full stops need no space after them. Unit breaks
+# (U+2029) always end a sentence. One compiled pattern, so the scan stays in C.
 _NOT_WORD = r"(?<![\p{L}\p{M}.])"
+_CLOSERS = r"[\"'\u201D\u2019\u00BB)\]*_]*(?:\[[^\[\]\n\u2029]{1,64}\])*"
+_TERMINALS = "!?\u2026\u203C\u2047\u0964\u06D4\u0589"
 SENTENCE_END = regex.compile(
-    r"(?=[.!?\u3002\uFF01\uFF1F\u2026\u2029])(?:"
-    r"(?:"
+    rf"(?=[.{_TERMINALS}\u3002\uFF01\uFF1F\u2029])(?:"
     r"\."
-    # After anything but a letter no abbreviation is possible: skip the checks.
-    r"(?:(?<!\p{L}\.)|"
+    r"(?:(?<!\p{L}\.)|"  # after anything but a letter no abbreviation is possible
     rf"(?<!{_NOT_WORD}(?i:{_alternatives(ABBREVIATIONS)})\.)"
-    rf"(?<!{_NOT_WORD}(?:{_alternatives(CASED_ABBREVIATIONS)})\.)"
-    rf"(?<!{_NOT_WORD}(?:\p{{L}}\.)*\p{{L}}\.)"
-    rf"(?!(?<={_NOT_WORD}(?:{_alternatives(COMPANY_SUFFIXES)})\.)\s+\p{{Ll}})"
+    rf"(?!(?<={_NOT_WORD}(?:(?i:{_alternatives(SOFT_ABBREVIATIONS)})|{_alternatives(CASED_ABBREVIATIONS)}"
+    r"|(?:\p{L}\.)*\p{L})\.)\s+[\p{Ll}\p{N}])"
     r")"
-    r"[.!?\u3002\uFF01\uFF1F\u2026]*"
-    r"|[!?\u3002\uFF01\uFF1F\u2026][.!?\u3002\uFF01\uFF1F\u2026]*"
-    r")[\"'\u201D\u2019\u00BB)\]*_]*(?:\s+|$)|\u2029\s*"
+    rf"[.{_TERMINALS}]*{_CLOSERS}(?:\s+|$)"
+    rf"|[{_TERMINALS}][.{_TERMINALS}]*{_CLOSERS}(?:\s+|$)"
+    rf"|[\u3002\uFF01\uFF1F]+{_CLOSERS}\s*"
+    r"|\u2029\s*"
     r")"
 )
 
@@ -93,8 +113,10 @@ def sentence_ends(text: str) -> list[int]:
 def citation_ids(group: str, offset: int) -> list[tuple[str, int, int]]:
     """The ids inside one bracket group as ``(id, start, end)`` in visible offsets.
 
-    Only parts that are entirely an id count: ``[E001, E002]`` cites two cards,
-    ``[see note 3]`` cites none.
+    A part (split on , and ;) that is entirely an id cites it: ``[E001, E002]``
+    cites two cards, ``[3]`` a number. In a part that is prose, every
+    card-shaped token counts too, so ``[see E009]`` and ``[E001 E009]`` cannot
+    slip an orphan past the check; ``[see note three]`` cites nothing.
     """
     found: list[tuple[str, int, int]] = []
     pos = 0
@@ -104,5 +126,56 @@ def citation_ids(group: str, offset: int) -> list[tuple[str, int, int]]:
         if stripped and CITATION_ID.fullmatch(stripped):
             start = offset + pos + part.index(stripped)
             found.append((stripped, start, start + len(stripped)))
+        elif stripped:
+            for token in _ID_TOKEN.finditer(part):
+                found.append((token.group(), offset + pos + token.start(), offset + pos + token.end()))
         pos += len(part) + 1
     return found
+
+
+_Found = tuple[str, int, int, int, int]  # kind, id start, id end, marker start, marker end
+
+
+def find_markers(text: str) -> tuple[list[_Found], list[tuple[int, int]]]:
+    """Every citation id, metric tag and xref in ``text``; and the spans to blank.
+
+    Returns ``(kind, id_start, id_end, start, end)`` records in no particular
+    order, and the marker spans whose digits never count as numerals. Whether
+    a marker sits in code is the caller's business.
+    """
+    found: list[_Found] = []
+    masks: list[tuple[int, int]] = []
+    if "[" in text:
+        masks.extend(m.span() for m in FOOTNOTE.finditer(text))
+        for match in CITATION_GROUP.finditer(text):
+            group = match.group(1)
+            if CITATION_ID.fullmatch(group):  # the everyday [E001]
+                start, end = match.span(1)
+                found.append(("citation", start, end, start, end))
+            else:
+                ids = citation_ids(group, match.start(1))
+                if not ids:
+                    continue
+                found.extend(("citation", s, e, s, e) for _id, s, e in ids)
+            masks.append(match.span())
+    if "{" in text:
+        for match in METRIC_GROUP.finditer(text):
+            inner = match.group(1)
+            tokens = [t for t in _METRIC_SEPARATORS.split(inner) if t]
+            if not tokens or not all(_METRIC_TOKEN.fullmatch(t) for t in tokens):
+                continue
+            span = match.span()
+            masks.append(span)
+            if len(tokens) == 1:
+                at = match.start(1) + inner.index(tokens[0])
+                found.append(("metric", at, at + len(tokens[0]), *span))
+                continue
+            for token in _METRIC_TOKEN.finditer(inner):
+                at = match.start(1) + token.start()
+                found.append(("metric", at, at + len(token.group()), at, at + len(token.group())))
+    if "§" in text:
+        for match in XREF.finditer(text):
+            span = match.span()
+            masks.append(span)
+            found.append(("xref", *match.span(1), *span))
+    return found, masks

@@ -57,7 +57,7 @@ def _tracking(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[
 
 
 def _make_parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"maxNesting": 40}).enable("table")
+    md = MarkdownIt("commonmark").enable("table")  # nesting limit as the reference renderer
     md.core.ruler.disable(["inline", "text_join"])
     # Merging adjacent text tokens would lose their offsets.
     md.inline.ruler2.disable("fragments_join")

@@ -16,10 +16,11 @@ from typing import Any, NamedTuple
 
 from markdown_it.token import Token
 
+from .html_text import HtmlState, add_html_text
 from .inline import PLAIN, markup_kind, plain_text, read_inline
 from .parser import block_parser_for
 from .source_map import Content, Lines, locate
-from .visible import HiddenTracker, Projection, ProjectionBuilder, add_html_text, builder_for, needs_cleaning
+from .visible import Projection, ProjectionBuilder, Regions, builder_for, needs_cleaning
 
 #: Separates units in the visible text; it always ends a sentence.
 UNIT_BREAK = "\u2029"
@@ -41,6 +42,7 @@ class Document:
     projection: Projection
     units: tuple[Unit, ...]
     code: tuple[tuple[int, int], ...]  # visible ranges shown verbatim as code, sorted
+    html: tuple[tuple[int, int], ...]  # visible ranges inside raw HTML, sorted
     tokens: list[Token]
     line_starts: list[int]
     unit_starts: list[int]  # units[i].start, for bisection
@@ -57,11 +59,11 @@ def read_document(text: str) -> Document:
     env: dict[str, Any] = {}
     tokens = block_parser_for(normalized).parse(normalized, env)
     lines = Lines(text)
-    tracker = HiddenTracker()
+    state = HtmlState()
     cleaning = needs_cleaning(text)
     builder = builder_for(cleaning)
     units: list[Unit] = []
-    code: list[tuple[int, int]] = []
+    regions = Regions()
     row_start = -1
     row_cursor = 0
     for index, token in enumerate(tokens):
@@ -76,7 +78,7 @@ def read_document(text: str) -> Document:
                 if builder.length > row_start:
                     at = lines.start(token.map[0]) + row_cursor
                     builder.add(" ", at, at)
-                end = _read_block_inline(token.content, token.map[0], lines, builder, code, tracker, env, row_cursor)
+                end = _read_block_inline(token.content, token.map[0], lines, builder, regions, state, env, row_cursor)
                 row_cursor = end - lines.start(token.map[0])
                 continue
             start = builder.length
@@ -87,7 +89,7 @@ def read_document(text: str) -> Document:
             at = _verbatim_start(src, line_no, lines) if plain_text(src, env) else -1
             unit_kind = "heading" if parent == "heading_open" else "paragraph"
             if at >= 0:
-                if not tracker.hidden and src:
+                if src:
                     end = at + len(src)
                     units.append(Unit(unit_kind, start, start + len(src), index))
                     if end < len(text):  # the unit break stands for the line end, one to one
@@ -96,26 +98,39 @@ def read_document(text: str) -> Document:
                         builder.add(src, at, end)
                         builder.add_break(UNIT_BREAK)
             else:
-                _read_block_inline(src, line_no, lines, builder, code, tracker, env)
+                _read_block_inline(src, line_no, lines, builder, regions, state, env)
                 _close_unit(builder, units, unit_kind, start, index)
+            if state.depth:  # inside an element an HTML block opened
+                regions.add_html(start, builder.length)
         elif kind == "tr_open":
             row_start, row_cursor = builder.length, 0
         elif kind == "tr_close" and row_start >= 0:
             _close_unit(builder, units, "row", row_start, index)
+            if state.depth:
+                regions.add_html(row_start, builder.length)
             row_start = -1
-        elif (kind == "fence" or kind == "code_block") and token.map is not None and not tracker.hidden:
+        elif (kind == "fence" or kind == "code_block") and token.map is not None:
             first = token.map[0] + (1 if kind == "fence" else 0)
             content = Content(token.content.rstrip("\n"), first, lines)
             start = builder.length
             content.add(builder, 0, len(content.content))
-            code.append((start, builder.length))
+            regions.code.append((start, builder.length))
             _close_unit(builder, units, "code", start, index)
         elif kind == "html_block" and token.map is not None:
             start = builder.length
-            add_html_text(builder, Content(token.content.rstrip("\n"), token.map[0], lines), tracker)
+            add_html_text(builder, Content(token.content.rstrip("\n"), token.map[0], lines), state)
+            regions.add_html(start, builder.length)
             _close_unit(builder, units, "html", start, index)
-    units_tuple = tuple(units)
-    return Document(builder.build(), units_tuple, tuple(code), tokens, lines.starts, [u.start for u in units], cleaning)
+    return Document(
+        builder.build(),
+        tuple(units),
+        tuple(regions.code),
+        tuple(sorted(regions.html)),
+        tokens,
+        lines.starts,
+        [u.start for u in units],
+        cleaning,
+    )
 
 
 def _close_unit(builder: ProjectionBuilder, units: list[Unit], kind: str, start: int, index: int) -> None:
@@ -143,8 +158,8 @@ def _read_block_inline(
     first_line: int,
     lines: Lines,
     builder: ProjectionBuilder,
-    code: list[tuple[int, int]],
-    tracker: HiddenTracker,
+    regions: Regions,
+    state: HtmlState,
     env: dict[str, Any],
     cursor: int | None = None,
 ) -> int:
@@ -158,9 +173,8 @@ def _read_block_inline(
         first = src if newline < 0 else src[:newline]
         start = lines.start(first_line) + locate(lines.line(first_line), first, cursor)
         if lines.text.startswith(src, start):
-            if not tracker.hidden:
-                builder.add(src, start, start + len(src))
+            builder.add(src, start, start + len(src))
             return start + len(src)
     content = Content(src, first_line, lines, cursor)
-    read_inline(content, builder, code, tracker, env)
+    read_inline(content, builder, regions, state, env)
     return content.source(len(src))

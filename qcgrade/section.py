@@ -9,40 +9,36 @@ because a reward call on a clean section needs neither in full.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from operator import itemgetter
 from typing import NamedTuple
 
+import regex
 from markdown_it.token import Token
 
 from .findings import Finding
-from .lexicon import (
-    CITATION_GROUP,
-    CITATION_ID,
-    FOOTNOTE,
-    HAS_DIGIT,
-    METRIC_TAG,
-    NUMERAL,
-    TLDR_ITEM,
-    TLDR_LABEL,
-    XREF,
-    citation_ids,
-    sentence_ends,
-)
-from .reading import Document, Unit, read_document
+from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, sentence_ends
+from .reading import Document, read_document
 from .spans import LineIndex
 from .visible import fold
 
 
 class Marker(NamedTuple):
-    """A citation id, metric tag or cross-reference as the reader sees it."""
+    """A citation id, metric tag or cross-reference as the reader sees it.
+
+    ``vouches`` is False for a marker inside raw HTML (which can hide it) or
+    in a section using bidi overrides (which can reverse it): such a marker
+    is still checked, but never annotates a number or counts as coverage.
+    """
 
     kind: str  # citation | metric | xref
     id: str
     start: int
     end: int
     sentence: int
+    vouches: bool = True
 
 
 class Numeral(NamedTuple):
@@ -74,8 +70,11 @@ class Tldr(NamedTuple):
     form: str  # list | inline
 
 
-# Units read as one sentence each: a heading, a table row, a code block.
-_WHOLE_UNITS = frozenset({"heading", "row", "code"})
+# Explicit bidi overrides can show "[E001]" as "[100E]".
+_BIDI_OVERRIDE = re.compile("[\u202d\u202e]")
+
+# Units read as one sentence each: a code block (shown verbatim, not prose).
+_WHOLE_UNITS = frozenset({"code"})
 _UNSET = object()
 
 
@@ -118,7 +117,7 @@ class Section:
         found, masks = _find_markers(folded, doc.code)
         tldrs, breaks = _find_tldrs(doc, folded)
         ends = _sentence_ends(doc, folded, breaks)
-        markers = _markers(doc, found, ends)
+        markers = _markers(doc, found, ends, _BIDI_OVERRIDE.search(text) is None)
         setter = object.__setattr__
         setter(self, "text", text)
         setter(self, "lines", LineIndex(text, doc.line_starts))
@@ -201,36 +200,11 @@ def parse_section(text: str) -> Section:
     return Section(text)
 
 
-_Found = tuple[str, int, int, int, int]  # kind, id start, id end, start, end (visible offsets)
 
 
 def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:
-    """Every citation id, metric tag and xref outside code; and the spans to blank."""
-    found: list[_Found] = []
-    masks: list[tuple[int, int]] = []
-    if "[" in folded:
-        masks.extend(m.span() for m in FOOTNOTE.finditer(folded))
-        for match in CITATION_GROUP.finditer(folded):
-            group = match.group(1)
-            if CITATION_ID.fullmatch(group):  # the everyday [E001]
-                start, end = match.span(1)
-                found.append(("citation", start, end, start, end))
-            else:
-                ids = citation_ids(group, match.start(1))
-                if not ids:
-                    continue
-                found.extend(("citation", s, e, s, e) for _id, s, e in ids)
-            masks.append(match.span())
-    if "{" in folded:
-        for match in METRIC_TAG.finditer(folded):
-            span = match.span()
-            masks.append(span)
-            found.append(("metric", *match.span(1), *span))
-    if "§" in folded:
-        for match in XREF.finditer(folded):
-            span = match.span()
-            masks.append(span)
-            found.append(("xref", *match.span(1), *span))
+    """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
+    found, masks = find_markers(folded)
     if code:
         # Markers shown inside code are verbatim text, not markers.
         starts = [s for s, _ in code]
@@ -260,15 +234,20 @@ def _blank(text: str, masks: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _markers(doc: Document, found: list[_Found], ends: list[int]) -> dict[str, list[Marker]]:
+def _markers(doc: Document, found: list[_Found], ends: list[int], may_vouch: bool) -> dict[str, list[Marker]]:
     """Marker records by kind, in reading order, with source offsets and sentence index."""
     to_source = doc.projection.to_source
     visible = doc.visible
+    html = doc.html
+    html_starts = [s for s, _ in html]
     by_kind: dict[str, list[Marker]] = {"citation": [], "metric": [], "xref": []}
     for kind, id_start, id_end, start, end in found:
         src_start, src_end = to_source(start, end)
+        vouches = may_vouch and not (html and _overlaps(html_starts, html, start, end))
         # Ids are compared byte for byte: keep what the text really says.
-        by_kind[kind].append(Marker(kind, visible[id_start:id_end], src_start, src_end, bisect_right(ends, start)))
+        by_kind[kind].append(
+            Marker(kind, visible[id_start:id_end], src_start, src_end, bisect_right(ends, start), vouches)
+        )
     return by_kind
 
 
@@ -332,13 +311,13 @@ def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
         head = folded[unit.start : unit.start + 2]
         if head.upper() != "TL" and not (unit.kind == "html" or head[:1].isspace()):
             continue
-        if unit.kind == "row" or unit.kind == "code":
-            continue
+        if unit.kind not in ("paragraph", "heading") or _in_html(doc, unit.start):
+            continue  # a TL;DR is markdown; inside HTML it could be hidden
         label = TLDR_LABEL.match(folded, unit.start, unit.end)
         if label is None:
             continue
         if visible_at is None:
-            visible_at = _VisibleUnits(doc.units, folded)
+            visible_at = _VisibleUnits(doc, folded)
         start, end = doc.projection.to_source(*label.span(1))
         listed = _following_list_items(unit.token_index, doc.tokens, visible_at)
         if listed is not None:
@@ -347,26 +326,43 @@ def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
         rest = folded[label.end() : unit.end]
         items = list(TLDR_ITEM.finditer(rest))
         if not items:
-            bullets = 1 if rest.strip(" \t\n:-\u2013\u2014.;") else 0
+            bullets = 1 if _HAS_WORD.search(rest) else 0
             tldrs.append(Tldr(start, end, bullets, "inline"))
             continue
         bounds = [m.end() for m in items] + [len(rest) + 1]
-        bullets = sum(1 for a, b in zip(bounds, bounds[1:]) if rest[a : b - 1].strip(" \t\n;.,-\u2013\u2014"))
+        bullets = sum(1 for a, b in zip(bounds, bounds[1:]) if _HAS_WORD.search(rest, a, b - 1))
         tldrs.append(Tldr(start, end, bullets, "inline"))
         breaks.extend(label.end() + m.start() + (1 if rest[m.start()] in ";\n" else 0) for m in items)
     return tldrs, breaks
 
 
 class _VisibleUnits:
-    """Whether the unit read from a block token shows any text (asked rarely)."""
+    """Whether the unit read from a block token shows a bullet's worth of text (asked rarely).
 
-    def __init__(self, units: tuple[Unit, ...], folded: str) -> None:
-        self._by_token = {u.token_index: u for u in units}
+    A bullet needs a letter or a digit outside HTML: "- ." or "- …" is empty.
+    """
+
+    def __init__(self, doc: Document, folded: str) -> None:
+        self._by_token = {u.token_index: u for u in doc.units}
+        self._doc = doc
         self._folded = folded
 
     def get(self, token_index: int, default: bool = False) -> bool:
         unit = self._by_token.get(token_index)
-        return default if unit is None else bool(self._folded[unit.start : unit.end].strip())
+        if unit is None or _in_html(self._doc, unit.start):
+            return default
+        return _HAS_WORD.search(self._folded, unit.start, unit.end) is not None
+
+
+_HAS_WORD = regex.compile(r"[\p{L}\p{N}]")
+
+
+def _in_html(doc: Document, offset: int) -> bool:
+    html = doc.html
+    if not html:
+        return False
+    i = bisect_right([s for s, _ in html], offset) - 1
+    return i >= 0 and html[i][1] > offset
 
 
 def _following_list_items(index: int, tokens: list[Token], visible_at: _VisibleUnits) -> int | None:

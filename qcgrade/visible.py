@@ -10,10 +10,8 @@ came from.
 
 from __future__ import annotations
 
-import html
 import re
 from bisect import bisect_right
-from typing import Protocol
 
 import regex
 
@@ -32,10 +30,10 @@ _IGNORABLE = re.compile(f"[{IGNORABLE_CLASS}]+")
 # Full-width ASCII variants (U+FF01..FF5E) look like their ASCII twins; fold
 # them one to one so detection sees what a reader sees while offsets hold.
 _FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
-_FOLD.update({0x037E: ord(";"), 0x2024: ord("."), 0xFE5D: ord("["), 0xFE5E: ord("]")})
+_FOLD.update({0x037E: ord(";"), 0x2024: ord("."), 0xFE52: ord("."), 0xFE5D: ord("["), 0xFE5E: ord("]")})
 
 
-_FOLDABLE = re.compile("[\uff01-\uff5e\u037e\u2024\ufe5d\ufe5e]")
+_FOLDABLE = re.compile("[\uff01-\uff5e\u037e\u2024\ufe52\ufe5d\ufe5e]")
 
 
 def fold(text: str) -> str:
@@ -143,7 +141,7 @@ class IgnorableStrippingBuilder(ProjectionBuilder):
 
 # Zero-width code points and foldable look-alikes, found in one pass (the
 # regex engine's property lookup beats a stdlib class with astral ranges).
-_SPECIAL = regex.compile(r"[\p{Default_Ignorable_Code_Point}\uFF01-\uFF5E\u037E\u2024\uFE5D\uFE5E]")
+_SPECIAL = regex.compile(r"[\p{Default_Ignorable_Code_Point}\uFF01-\uFF5E\u037E\u2024\uFE52\uFE5D\uFE5E]")
 
 
 def needs_cleaning(text: str) -> bool:
@@ -160,184 +158,26 @@ def builder_for(cleaning: bool) -> ProjectionBuilder:
     return IgnorableStrippingBuilder() if cleaning else ProjectionBuilder()
 
 
-# --- HTML ------------------------------------------------------------------
+class Regions:
+    """Visible ranges shown as code, and ranges inside raw HTML, collected while reading."""
 
-_TAG = regex.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)([^<>]*)>")
-_ENTITY = regex.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_HIDING_STYLE = regex.compile(r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])", regex.I)
-_HIDDEN_ATTR = regex.compile(r"(?:^|\s)(?:hidden|aria-hidden\s*=\s*[\"']?true)(?=[\s/=>]|$)", regex.I)
-# Elements whose content a browser never shows as text.
-_HIDDEN_ELEMENTS = frozenset(
-    {"script", "style", "template", "head", "title", "noscript", "textarea", "select", "object", "iframe", "svg", "math"}
-)
-# Tags that break the flow of text (so ``4<br>2`` is two numbers, not ``42``).
-BREAKING_TAGS = frozenset(
-    {
-        "br",
-        "p",
-        "div",
-        "li",
-        "ul",
-        "ol",
-        "tr",
-        "td",
-        "th",
-        "table",
-        "thead",
-        "tbody",
-        "hr",
-        "img",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "blockquote",
-        "pre",
-        "section",
-        "article",
-        "header",
-        "footer",
-        "dd",
-        "dt",
-        "dl",
-        "figure",
-        "figcaption",
-        "details",
-        "summary",
-        "caption",
-        "nav",
-        "aside",
-    }
-)
-
-
-def add_tag_break(builder: ProjectionBuilder, name: str, start: int, end: int) -> None:
-    """A block-level tag ends a sentence (U+2029); ``<br>`` and ``<img>`` only break words."""
-    name = name.lower()
-    if name in ("br", "img", "wbr"):
-        builder.add("\n" if name == "br" else " ", start, end)
-    elif name in BREAKING_TAGS:
-        builder.add(PARAGRAPH_BREAK, start, end)
-
-
-PARAGRAPH_BREAK = "\u2029"
-
-
-class HiddenTracker:
-    """Follows open and close tags to know whether text is currently shown."""
-
-    __slots__ = ("_hidden_tag", "_depth")
+    __slots__ = ("code", "html", "_html_start")
 
     def __init__(self) -> None:
-        self._hidden_tag: str | None = None
-        self._depth = 0
+        self.code: list[tuple[int, int]] = []
+        self.html: list[tuple[int, int]] = []
+        self._html_start: int | None = None
 
-    @property
-    def hidden(self) -> bool:
-        return self._hidden_tag is not None
+    def enter_html(self, at: int) -> None:
+        if self._html_start is None:
+            self._html_start = at
 
-    def feed(self, closing: bool, name: str, attrs: str) -> None:
-        name = name.lower()
-        self_closing = attrs.rstrip().endswith("/")
-        if self._hidden_tag is not None:
-            if name == self._hidden_tag and not self_closing:
-                self._depth += -1 if closing else 1
-                if self._depth == 0:
-                    self._hidden_tag = None
-            return
-        if closing or self_closing:
-            return
-        if name in _HIDDEN_ELEMENTS or _HIDDEN_ATTR.search(attrs) or ("style" in attrs.lower() and _HIDING_STYLE.search(attrs)):
-            self._hidden_tag = name
-            self._depth = 1
+    def leave_html(self, at: int) -> None:
+        if self._html_start is not None:
+            if at > self._html_start:
+                self.html.append((self._html_start, at))
+            self._html_start = None
 
-
-def parse_tag(source: str) -> tuple[bool, str, str] | None:
-    """``(closing, name, attributes)`` of one tag's source, or None if not a tag."""
-    match = _TAG.fullmatch(source.strip())
-    if match is None:
-        return None
-    return match.group(1) == "/", match.group(2), match.group(3)
-
-
-_TAG_NAME = regex.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
-_TAG_STOP = re.compile(r"[>\"']")
-
-
-def _tag_end(source: str, pos: int) -> int:
-    """Offset just past the ``>`` that closes a tag, as a browser reads it; -1 if none.
-
-    Quoted attribute values may hold ``>``; anything else, ``<`` included,
-    is part of the tag until the next ``>``.
-    """
-    while True:
-        stop = _TAG_STOP.search(source, pos)
-        if stop is None:
-            return -1
-        if stop.group() == ">":
-            return stop.end()
-        close = source.find(stop.group(), stop.end())
-        if close < 0:
-            return -1
-        pos = close + 1
-
-
-class HtmlSource(Protocol):
-    """HTML text plus a way to add its ranges to a projection (see reading.py)."""
-
-    content: str
-
-    def add(self, builder: ProjectionBuilder, start: int, end: int, visible: str | None = None) -> None: ...
-
-    def source(self, offset: int) -> int: ...
-
-
-def add_html_text(builder: ProjectionBuilder, html_source: HtmlSource, tracker: HiddenTracker) -> None:
-    """Add the text an HTML block displays: no tags, comments or hidden parts.
-
-    One linear scan: comments end at the next ``-->`` (found with str.find, so
-    many unclosed ``<!--`` cannot make it quadratic).
-    """
-    source = html_source.content
-    pos = 0
-    n = len(source)
-    while pos < n:
-        lt = source.find("<", pos)
-        amp = source.find("&", pos)
-        nxt = min(x for x in (lt, amp, n) if x >= 0)
-        if nxt > pos and not tracker.hidden:
-            html_source.add(builder, pos, nxt)
-        if nxt == n:
-            return
-        if nxt == amp:
-            match = _ENTITY.match(source, amp)
-            end = amp + 1 if match is None else match.end()
-            if not tracker.hidden:
-                visible = "&" if match is None else html.unescape(match.group())
-                builder.add(visible, html_source.source(amp), html_source.source(end - 1) + 1)
-            pos = end
-            continue
-        if source.startswith("<!--", lt):
-            close = source.find("-->", lt + 4)
-            pos = n if close < 0 else close + 3
-            continue
-        if source.startswith(("<!", "<?"), lt):
-            close = source.find(">", lt + 2)
-            pos = n if close < 0 else close + 1
-            continue
-        name_match = _TAG_NAME.match(source, lt)
-        if name_match is None:
-            if not tracker.hidden:
-                html_source.add(builder, lt, lt + 1)
-            pos = lt + 1
-            continue
-        end = _tag_end(source, name_match.end())
-        if end < 0:  # a tag cut off by the end of the block shows nothing
-            return
-        name = name_match.group(2)
-        tracker.feed(name_match.group(1) == "/", name, source[name_match.end() : end - 1])
-        if not tracker.hidden:
-            add_tag_break(builder, name, html_source.source(lt), html_source.source(end - 1) + 1)
-        pos = end
+    def add_html(self, start: int, end: int) -> None:
+        if end > start:
+            self.html.append((start, end))

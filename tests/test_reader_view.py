@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from qcgrade.lexicon import CITATION_GROUP, FOOTNOTE, METRIC_TAG, NUMERAL, XREF, citation_ids
+from qcgrade.lexicon import NUMERAL, find_markers
 from qcgrade.section import parse_section
 from qcgrade.visible import fold
 
-_RENDERER = MarkdownIt("commonmark", {"maxNesting": 40}).enable("table")
+_RENDERER = MarkdownIt("commonmark").enable("table")
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 _BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "pre", "blockquote", "div", "table", "ul", "ol", "hr", "br"}
 
@@ -67,24 +67,15 @@ def oracle(text: str) -> tuple[Counter, Counter]:
                 code.append((pos, pos + len(chunk)))
             pos += len(chunk)
         folded = fold(visible)
-        masks = []
 
         def outside_code(span: tuple[int, int], code: list[tuple[int, int]] = code) -> bool:
             return not any(s < span[1] and span[0] < e for s, e in code)
 
-        for match in FOOTNOTE.finditer(folded):
-            if outside_code(match.span()):
-                masks.append(match.span())
-        for match in CITATION_GROUP.finditer(folded):
-            ids = citation_ids(match.group(1), match.start(1))
-            if ids and outside_code(match.span()):
-                masks.append(match.span())
-                markers.update(("citation", visible[s:e]) for _, s, e in ids)
-        for pattern, kind in ((METRIC_TAG, "metric"), (XREF, "xref")):
-            for match in pattern.finditer(folded):
-                if outside_code(match.span()):
-                    masks.append(match.span())
-                    markers[(kind, visible[match.start(1) : match.end(1)])] += 1
+        found, all_masks = find_markers(folded)
+        masks = [m for m in all_masks if outside_code(m)]
+        for kind, id_start, id_end, start, end in found:
+            if outside_code((start, end)):
+                markers[(kind, visible[id_start:id_end])] += 1
         chars = list(folded)
         for s, e in masks:
             chars[s:e] = " " * (e - s)

@@ -7,7 +7,8 @@ metric tag anywhere in the sentence covers its numerals.
 A numeral is a run of digits of any script (``42``, ``４２``, ``٤٢``) with its
 sign, currency, separators, decimals and unit (``-$1.2B``, ``30%``); digits
 glued after letters are identifiers (``FY25``, ``Q3``) and digits inside
-markers never count. Numerals in code are still numerals a reader sees, and
+markers never count. A marker inside raw HTML never annotates (HTML can
+hide it), but a number inside HTML still counts. Numerals in code are still numerals a reader sees, and
 code cannot carry a marker, so a numeral in a code block is always bare. With
 ``allow_years`` a plain year (1900-2099) is exempt.
 
@@ -39,8 +40,8 @@ _YEAR = regex.compile(r"(?:19|20)[0-9]{2}")
 
 def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
     cards, tags = evidence.card_ids, evidence.metric_tags
-    annotated = {m.sentence for m in section.citations if m.id in cards}
-    annotated.update(m.sentence for m in section.metric_tags if m.id in tags)
+    annotated = {m.sentence for m in section.citations if m.vouches and m.id in cards}
+    annotated.update(m.sentence for m in section.metric_tags if m.vouches and m.id in tags)
     # Only sentences without a valid annotation need their numerals read.
     for numeral in section.numerals_outside(annotated):
         if options.allow_years and _YEAR.fullmatch(numeral.text):

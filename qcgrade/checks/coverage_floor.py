@@ -37,7 +37,7 @@ def floor_for(evidence: EvidenceSlice, options: Options) -> int:
 def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
     floor = floor_for(evidence, options)
     cards = evidence.card_ids
-    cited = {m.id for m in section.citations if m.id in cards}
+    cited = {m.id for m in section.citations if m.vouches and m.id in cards}
     if len(cited) < floor:
         message = f"section cites {len(cited)} distinct card(s) of {len(cards)}; the floor is {floor}"
         yield section.finding(NAME, 0, 0, message)

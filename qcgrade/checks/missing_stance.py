@@ -32,7 +32,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
     available = set(stance_of.values())
     if available != {"bull", "bear"}:
         return
-    cited = {stance_of[m.id] for m in section.citations if m.id in stance_of}
+    cited = {stance_of[m.id] for m in section.citations if m.vouches and m.id in stance_of}
     missing = sorted(available - cited)
     if missing:
         which = " and ".join(missing)

@@ -1,0 +1,194 @@
+"""Raw HTML in a section: the text a browser shows, read the way a browser tokenizes it.
+
+qcgrade does not try to predict which HTML a reader ends up seeing: CSS,
+classes, ``hidden`` and a browser's tree repairs make that a losing game,
+and a policy under reward pressure will find every gap. The rule is
+lopsided instead, so that no markup can buy a pass:
+
+- every piece of text inside HTML counts as shown for *numerals* and for
+  checking markers (an orphan citation in a hidden span is still an orphan);
+- a citation or metric tag inside an HTML element never *vouches* for a
+  number, and a TL;DR inside HTML does not count, since HTML can hide them;
+- only what a browser never renders as text is dropped: comments (ended as
+  the HTML standard ends them, ``<!-->``, ``--!>`` included), bogus comments
+  (``<!...>``, ``<?...>``), tags with their attributes, and the content of
+  ``<script>``, ``<style>`` and ``<template>``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Protocol
+
+import regex
+
+from .visible import ProjectionBuilder
+
+#: Replaces a tag that starts a new block: it always ends a sentence.
+BLOCK_BREAK = "\u2029"
+
+# Elements whose content is never rendered as text.
+_RAW_TEXT = frozenset({"script", "style", "template"})
+# Elements without content or end tag: they open nothing.
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr", "keygen"}
+)
+# Phrasing elements flow with the text around them; any other tag (known or
+# not, or any element with a style, which can make it a block) may start a
+# new line, so it ends a sentence.
+_PHRASING = frozenset(
+    {
+        "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins", "kbd",
+        "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt",
+        "u", "var",
+    }
+)  # fmt: skip
+
+_TAG_NAME = regex.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
+_TAG_STOP = re.compile(r"[>\"']")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,16};?|#[xX][0-9A-Fa-f]{1,16};?|[A-Za-z][A-Za-z0-9]{1,31};?)")
+_STYLE = re.compile(r"\bstyle\s*=", re.IGNORECASE)
+
+
+class HtmlState:
+    """What the HTML read so far leaves open: a raw-text element, and how many elements."""
+
+    __slots__ = ("raw", "depth")
+
+    def __init__(self) -> None:
+        self.raw: str | None = None
+        self.depth = 0
+
+    @property
+    def skipping(self) -> bool:
+        return self.raw is not None
+
+    def feed(self, closing: bool, name: str) -> None:
+        name = name.lower()
+        if self.raw is not None:
+            if closing and name == self.raw:
+                self.raw = None
+            return
+        if closing:
+            if name not in _VOID and self.depth:
+                self.depth -= 1
+        elif name in _RAW_TEXT:
+            self.raw = name
+        elif name not in _VOID:  # "<span/>" opens a span: HTML ignores the slash
+            self.depth += 1
+
+
+def tag_break(name: str, attributes: str) -> str:
+    """What a tag leaves in the visible text: a sentence break, a line break, a space or nothing."""
+    name = name.lower()
+    if name in ("br", "wbr"):
+        return "\n" if name == "br" else ""
+    if name == "img":
+        return " "
+    if name in _PHRASING and not _STYLE.search(attributes):
+        return ""
+    return BLOCK_BREAK
+
+
+class HtmlSource(Protocol):
+    """HTML text plus a way to add its ranges to a projection (see source_map.py)."""
+
+    content: str
+
+    def add(self, builder: ProjectionBuilder, start: int, end: int, visible: str | None = None) -> None: ...
+
+    def source(self, offset: int) -> int: ...
+
+
+def add_html_text(builder: ProjectionBuilder, html_source: HtmlSource, state: HtmlState) -> None:
+    """Add the text an HTML fragment shows. One linear scan, whatever the input."""
+    source = html_source.content
+    pos = 0
+    n = len(source)
+    while pos < n:
+        lt = source.find("<", pos)
+        amp = -1 if state.skipping else source.find("&", pos, lt if lt >= 0 else n)
+        nxt = amp if amp >= 0 else (lt if lt >= 0 else n)
+        if nxt > pos and not state.skipping:
+            html_source.add(builder, pos, nxt)
+        if nxt == n:
+            return
+        if nxt == amp:
+            pos = _add_entity(builder, html_source, amp)
+        elif source.startswith("<!--", lt):
+            pos = _comment_end(source, lt)
+        elif source.startswith(("<!", "<?"), lt):
+            close = source.find(">", lt + 2)  # a bogus comment, ended by the first ">"
+            pos = n if close < 0 else close + 1
+        else:
+            pos = _add_tag(builder, html_source, lt, state)
+
+
+def _add_entity(builder: ProjectionBuilder, html_source: HtmlSource, amp: int) -> int:
+    source = html_source.content
+    match = _ENTITY.match(source, amp)
+    if match is not None:
+        shown = html.unescape(match.group())
+        if shown != match.group():
+            builder.add(shown, html_source.source(amp), html_source.source(match.end() - 1) + 1)
+            return match.end()
+    html_source.add(builder, amp, amp + 1)
+    return amp + 1
+
+
+def _comment_end(source: str, lt: int) -> int:
+    """Where a comment starting at ``lt`` ends, as the HTML standard tokenizes it."""
+    if source.startswith("<!-->", lt):
+        return lt + 5
+    if source.startswith("<!--->", lt):
+        return lt + 6
+    ends = [i for i in (source.find("-->", lt + 4), source.find("--!>", lt + 4)) if i >= 0]
+    if not ends:
+        return len(source)
+    end = min(ends)
+    return end + (3 if source.startswith("-->", end) else 4)
+
+
+def _add_tag(builder: ProjectionBuilder, html_source: HtmlSource, lt: int, state: HtmlState) -> int:
+    source = html_source.content
+    name_match = _TAG_NAME.match(source, lt)
+    if name_match is None:  # a lone "<" is text
+        if not state.skipping:
+            html_source.add(builder, lt, lt + 1)
+        return lt + 1
+    end = tag_end(source, name_match.end())
+    if end < 0:  # a tag cut off by the end of the block shows nothing
+        return len(source)
+    closing, name = name_match.group(1) == "/", name_match.group(2)
+    if state.skipping and not (closing and name.lower() == state.raw):
+        return end
+    state.feed(closing, name)
+    shown = tag_break(name, source[name_match.end() : end - 1])
+    if shown:
+        builder.add(shown, html_source.source(lt), html_source.source(end - 1) + 1)
+    return end
+
+
+def tag_end(source: str, pos: int) -> int:
+    """Offset just past the ``>`` that closes a tag, as a browser reads it; -1 if none.
+
+    A quote opens a quoted value only right after ``=``; a ``>`` inside one
+    does not close the tag. Anything else, ``<`` included, is part of the tag.
+    """
+    while True:
+        stop = _TAG_STOP.search(source, pos)
+        if stop is None:
+            return -1
+        if stop.group() == ">":
+            return stop.end()
+        before = stop.start() - 1
+        while before >= pos and source[before] in " \t\n\r\f":
+            before -= 1
+        if before >= pos and source[before] == "=":
+            close = source.find(stop.group(), stop.end())
+            if close < 0:
+                return -1
+            pos = close + 1
+        else:
+            pos = stop.end()
