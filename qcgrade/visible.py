@@ -30,10 +30,16 @@ _IGNORABLE = re.compile(f"[{IGNORABLE_CLASS}]+")
 # Full-width ASCII variants (U+FF01..FF5E) look like their ASCII twins; fold
 # them one to one so detection sees what a reader sees while offsets hold.
 _FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
-_FOLD.update({0x037E: ord(";"), 0x2024: ord("."), 0xFE52: ord("."), 0xFE5D: ord("["), 0xFE5E: ord("]")})
+_FOLD.update({0x037E: ord(";"), 0x2024: ord("."), 0xFE52: ord(".")})
+# Bracket and brace look-alikes, so "【E999】" or "❴m_foo❵" is still a marker.
+_FOLD.update({c: ord("[") for c in (0xFE5D, 0x3010, 0x3014, 0x27E6, 0x3016, 0x3018)})
+_FOLD.update({c: ord("]") for c in (0xFE5E, 0x3011, 0x3015, 0x27E7, 0x3017, 0x3019)})
+_FOLD.update({c: ord("{") for c in (0xFE5B, 0x2774)})
+_FOLD.update({c: ord("}") for c in (0xFE5C, 0x2775)})
 
 
-_FOLDABLE = re.compile("[\uff01-\uff5e\u037e\u2024\ufe52\ufe5d\ufe5e]")
+_FOLDABLE_CLASS = "\uff01-\uff5e\u037e\u2024\ufe52\ufe5b-\ufe5e\u3010\u3011\u3014-\u3019\u27e6\u27e7\u2774\u2775"
+_FOLDABLE = re.compile(f"[{_FOLDABLE_CLASS}]")
 
 
 def fold(text: str) -> str:
@@ -141,7 +147,7 @@ class IgnorableStrippingBuilder(ProjectionBuilder):
 
 # Zero-width code points and foldable look-alikes, found in one pass (the
 # regex engine's property lookup beats a stdlib class with astral ranges).
-_SPECIAL = regex.compile(r"[\p{Default_Ignorable_Code_Point}\uFF01-\uFF5E\u037E\u2024\uFE52\uFE5D\uFE5E]")
+_SPECIAL = regex.compile(r"[\p{Default_Ignorable_Code_Point}" + _FOLDABLE_CLASS + "]")
 
 
 def needs_cleaning(text: str) -> bool:

@@ -1,0 +1,21 @@
+"""Character classes spelled out for speed agree with the Unicode properties they stand for."""
+
+from __future__ import annotations
+
+import re
+
+import regex
+
+from qcgrade.visible import _FOLD, _FOLDABLE, IGNORABLE_CLASS
+
+
+def test_ignorable_class_is_default_ignorable_code_point() -> None:
+    spelled = re.compile(f"[{IGNORABLE_CLASS}]")
+    prop = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    text = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    assert [m.start() for m in spelled.finditer(text)] == [m.start() for m in prop.finditer(text)]
+
+
+def test_every_folded_character_is_found_by_the_fold_guard() -> None:
+    assert all(_FOLDABLE.match(chr(c)) for c in _FOLD)
+    assert all(chr(v).isascii() for v in _FOLD.values())
