@@ -152,6 +152,8 @@ def grade_line(number: int, raw: bytes | str, options: Options, base_dir: str = 
             item = json.loads(text)
         except json.JSONDecodeError as exc:
             raise _LineError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+        except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
+            raise _LineError(f"invalid JSON: {_json_limit(exc)}") from None
         if not isinstance(item, dict):
             raise _LineError(f"expected a JSON object, got {_json_type(item)}")
         record_id = item.get("id")
@@ -201,9 +203,12 @@ def _evidence(item: dict[str, Any], base_dir: str) -> EvidenceSlice:
             return load_slice(value)
         except SliceError as exc:
             raise _LineError(f"slice: {exc}") from None
+        except (ValueError, RecursionError) as exc:  # JSON text past Python's parsing limits
+            raise _LineError(f"slice: invalid JSON: {_json_limit(exc)}") from None
     path = item["slice_path"]
     if not isinstance(path, str) or not path:
-        raise _LineError(f"slice_path: expected a file path, got {_json_type(path)}")
+        got = "an empty string" if path == "" else _json_type(path)
+        raise _LineError(f"slice_path: expected a file path, got {got}")
     resolved = Path(base_dir, path)
     try:
         stat = resolved.stat()
@@ -212,6 +217,8 @@ def _evidence(item: dict[str, Any], base_dir: str) -> EvidenceSlice:
         raise _LineError(f"slice_path: {resolved}: no such file") from None
     except (InputError, OSError) as exc:
         raise _LineError(f"slice_path: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # JSON past Python's parsing limits
+        raise _LineError(f"slice_path: {resolved}: invalid JSON: {_json_limit(exc)}") from None
 
 
 @lru_cache(maxsize=256)
@@ -229,6 +236,15 @@ def _error(number: int, record_id: Any, message: str, status: str = ERROR) -> Ba
 
 def _dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _json_limit(exc: BaseException) -> str:
+    """What a JSON text that parses but exceeds Python's limits is, in a few words."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if "digits" in str(exc):
+        return "a number has too many digits"
+    return str(exc).split(";")[0]
 
 
 def _json_type(value: Any) -> str:

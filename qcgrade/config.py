@@ -145,6 +145,8 @@ def _parse_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:  # arrays nested thousands deep
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
 
 
 def _tool_table(document: Mapping[str, Any], path: Path) -> dict[str, Any] | None:

@@ -7,8 +7,9 @@ A corpus is either
   documentation, not sections. Ids are paths relative to the directory,
   without the suffix, with ``/`` separators (``cloudmeadow-saas/s1``), or
 * a JSONL file: one object per line, ``{"id", "section", "slice"}``, where
-  ``slice`` may instead be ``slice_path`` (relative to the JSONL file).
-  Blank lines are skipped.
+  ``id`` is a string or an integer, ``slice`` is an object or JSON text, and
+  may instead be ``slice_path`` (relative to the JSONL file); the lines
+  ``qcgrade batch`` reads. Blank lines are skipped.
 
 Items come back sorted by id, so a corpus reads the same on every machine.
 Every problem is an :class:`~qcgrade.files.InputError` naming the file (and
@@ -47,6 +48,8 @@ def load_corpus(path: Path | str) -> list[CorpusItem]:
     where = Path(path)
     if where.is_dir():
         items = _from_directory(where)
+    elif where.is_file() and where.suffix.lower() == ".md":
+        raise InputError(f"{where}: a corpus is a directory of NAME.md + NAME.json pairs or a JSONL file, not one section")
     elif where.is_file():
         items = _from_jsonl(where)
     elif not where.exists():
@@ -75,7 +78,9 @@ def _from_jsonl(path: Path) -> list[CorpusItem]:
     text = decode(path, read_bytes(path))
     items: list[CorpusItem] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Lines end at "\n" only: JSON strings may hold U+2028, U+0085 and other
+    # characters that str.splitlines() would also split at.
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         item = _item(path, number, line)
@@ -92,11 +97,15 @@ def _item(path: Path, number: int, line: str) -> CorpusItem:
         row: Any = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: invalid JSON: {exc.msg} at column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
+        raise InputError(f"{where}: invalid JSON: {_json_limit(exc)}") from None
     if not isinstance(row, dict):
         raise InputError(f"{where}: expected a JSON object, got {type(row).__name__}")
     item_id, section = row.get("id"), row.get("section")
+    if isinstance(item_id, int) and not isinstance(item_id, bool):
+        item_id = str(item_id)  # as `qcgrade batch` accepts it
     if not isinstance(item_id, str) or not item_id:
-        raise InputError(f"{where}: 'id' must be a non-empty string")
+        raise InputError(f"{where}: 'id' must be a non-empty string (or an integer)")
     if not isinstance(section, str):
         raise InputError(f"{where}: 'section' must be a string (the section's markdown)")
     has_slice, has_path = "slice" in row, "slice_path" in row
@@ -111,10 +120,21 @@ def _item(path: Path, number: int, line: str) -> CorpusItem:
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
     else:
-        if not isinstance(row["slice"], dict):
-            raise InputError(f"{where}: 'slice' must be a JSON object")
+        if not isinstance(row["slice"], (dict, str)):
+            raise InputError(f"{where}: 'slice' must be a JSON object (or JSON text)")
         try:
             evidence = load_slice(row["slice"])
         except SliceError as exc:
             raise InputError(f"{where}: slice: {exc}") from None
+        except (ValueError, RecursionError) as exc:  # JSON text past Python's parsing limits
+            raise InputError(f"{where}: slice: invalid JSON: {_json_limit(exc)}") from None
     return CorpusItem(item_id, section, evidence)
+
+
+def _json_limit(exc: BaseException) -> str:
+    """What a JSON text that parses but exceeds Python's limits is, in a few words."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if "digits" in str(exc):
+        return "a number has too many digits"
+    return str(exc).split(";")[0]

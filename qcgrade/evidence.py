@@ -53,7 +53,7 @@ class EvidenceSlice(_Strict):
     section: StrictStr
     title: StrictStr = ""
     purpose: StrictStr = ""
-    tldr_min_bullets: StrictInt = Field(default=0, ge=0)
+    tldr_min_bullets: StrictInt = Field(default=0, ge=0, description="TL;DR bullets required; 0 (or absent) asks for no TL;DR.")
     cards: tuple[Card, ...] = ()
     metrics: tuple[Metric, ...] = ()
     xref: tuple[Xref, ...] = ()
@@ -149,11 +149,15 @@ def load_slice(data: EvidenceSlice | dict[str, Any] | str | bytes) -> EvidenceSl
             raise SliceError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
         except UnicodeDecodeError:
             raise SliceError("not UTF-8 text") from None
+        except RecursionError:
+            raise SliceError("invalid JSON: nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer too long to convert
+            raise SliceError(f"invalid JSON: {exc}") from None
         model = _validate(parsed)
     elif isinstance(data, dict):
         try:
             raw = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False).encode("utf-8")
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             raise SliceError(f"slice is not JSON-serialisable: {exc}") from None
         key = "d" + hashlib.blake2b(raw, digest_size=16).hexdigest()
         cached = _cache.get(key)
@@ -176,3 +180,5 @@ def _validate(parsed: Any) -> EvidenceSlice:
         return EvidenceSlice.model_validate_json(json.dumps(parsed, ensure_ascii=False))
     except ValidationError as exc:
         raise SliceError(describe_validation_error(exc)) from None
+    except (RecursionError, ValueError) as exc:
+        raise SliceError(f"<root>: cannot be read as a slice: {type(exc).__name__}") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -37,7 +38,7 @@ def active_checks(options: Options) -> tuple[Check, ...]:
 def grade(
     text: str,
     slice: EvidenceSlice | dict[str, Any] | str | bytes,
-    options: Options | None = None,
+    options: Options | Mapping[str, Any] | None = None,
     *,
     tier2: bool | None = None,
 ) -> Report:
@@ -51,10 +52,13 @@ def grade(
     if not isinstance(text, str):
         raise TypeError(f"section text must be str, got {type(text).__name__}")
     evidence = load_slice(slice)
-    opts = options or Options()
+    opts = Options.coerce(options)
     if tier2 is not None and tier2 != opts.tier2:
         opts = opts.with_(tier2=tier2)
     checks = active_checks(opts)
+    if not checks:
+        # Grading with no check would pass everything: never a silent pass.
+        raise UnknownCheckError("the selected and ignored checks leave no check to run")
     section = parse_section(text)
     findings: list[Finding] = []
     for check in checks:

@@ -80,7 +80,7 @@ def _alternatives(words: list[str] | tuple[str, ...]) -> str:
 # (U+2029) always end a sentence. One compiled pattern, so the scan stays in C.
 _NOT_WORD = r"(?<![\p{L}\p{M}.])"
 _CLOSERS = r"[\"'\u201D\u2019\u00BB)\]*_]*(?:\[[^\[\]\n\u2029]{1,64}\])*"
-_TERMINALS = "!?\u2026\u203C\u2047\u0964\u06D4\u0589"
+_TERMINALS = "!?\u2026\u203c\u2047\u0964\u06d4\u0589"
 SENTENCE_END = regex.compile(
     rf"(?=[.{_TERMINALS}\u3002\uFF01\uFF1F\u2029])(?:"
     r"\."

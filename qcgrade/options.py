@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 #: Words that mark a claim as uncertain; a sentence citing a weak card needs one.
@@ -57,15 +58,44 @@ class Options:
     allow_years: bool = False
 
     def __post_init__(self) -> None:
-        # Normalise so that options built from lists or sets stay hashable.
-        if self.select is not None and not isinstance(self.select, frozenset):
-            object.__setattr__(self, "select", frozenset(self.select))
-        if not isinstance(self.ignore, frozenset):
-            object.__setattr__(self, "ignore", frozenset(self.ignore))
-        if not isinstance(self.hedge_words, tuple):
-            object.__setattr__(self, "hedge_words", tuple(self.hedge_words))
-        if self.coverage_floor is not None and (not isinstance(self.coverage_floor, int) or self.coverage_floor < 0):
-            raise ValueError(f"coverage_floor must be a non-negative integer, got {self.coverage_floor!r}")
+        # Normalise so that options built from lists, sets or one string stay
+        # hashable and mean what they say ("bare_number" is one check, not letters).
+        if self.select is not None:
+            object.__setattr__(self, "select", _names(self.select, "select"))
+        object.__setattr__(self, "ignore", _names(self.ignore, "ignore"))
+        object.__setattr__(self, "hedge_words", tuple(_names_in_order(self.hedge_words, "hedge_words")))
+        floor = self.coverage_floor
+        if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int) or floor < 0):
+            raise ValueError(f"coverage_floor must be a non-negative integer, got {floor!r}")
+        for name in ("tier2", "allow_years"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+
+    @classmethod
+    def coerce(cls, value: Options | Mapping[str, Any] | None) -> Options:
+        """An ``Options`` from an ``Options``, a mapping of its fields, or None."""
+        if value is None:
+            return cls()
+        if isinstance(value, Options):
+            return value
+        if isinstance(value, Mapping):
+            unknown = sorted(set(value) - {f.name for f in fields(cls)})
+            if unknown:
+                raise ValueError(f"unknown option {unknown[0]!r}")
+            return cls(**value)
+        raise TypeError(f"options must be Options or a mapping, got {type(value).__name__}")
 
     def with_(self, **changes: Any) -> Options:
         return replace(self, **changes)
+
+
+def _names_in_order(value: str | Iterable[str], what: str) -> list[str]:
+    items = [value] if isinstance(value, str) else list(value)
+    for item in items:
+        if not isinstance(item, str):
+            raise ValueError(f"{what} must hold strings, got {item!r}")
+    return items
+
+
+def _names(value: str | Iterable[str], what: str) -> frozenset[str]:
+    return frozenset(_names_in_order(value, what))

@@ -200,8 +200,6 @@ def parse_section(text: str) -> Section:
     return Section(text)
 
 
-
-
 def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
     found, masks = find_markers(folded)
@@ -245,9 +243,7 @@ def _markers(doc: Document, found: list[_Found], ends: list[int], may_vouch: boo
         src_start, src_end = to_source(start, end)
         vouches = may_vouch and not (html and _overlaps(html_starts, html, start, end))
         # Ids are compared byte for byte: keep what the text really says.
-        by_kind[kind].append(
-            Marker(kind, visible[id_start:id_end], src_start, src_end, bisect_right(ends, start), vouches)
-        )
+        by_kind[kind].append(Marker(kind, visible[id_start:id_end], src_start, src_end, bisect_right(ends, start), vouches))
     return by_kind
 
 

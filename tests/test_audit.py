@@ -119,9 +119,25 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
     assert all(i["verdict"] in ("fail", None) for i in data["items"])
     assert sum(1 for i in data["items"] if i["verdict"] is None) == len(odd)
 
-    none_left = cli_json(
-        "audit", "--judge", _judge("flaky.py", str(tmp_path / "fresh")), "--corpus", str(corpus), "--retries", "0"
+    # Nothing scored: the report is still printed, but the audit fails (exit 2) rather than
+    # letting a judge that never answered pass a CI step with an uninformative verdict.
+    result = cli(
+        "audit",
+        "--judge",
+        _judge("flaky.py", str(tmp_path / "fresh")),
+        "--corpus",
+        str(corpus),
+        "--retries",
+        "0",
+        "--format",
+        "json",
     )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"qcgrade: error: --judge: every call failed ({len(items)} judge errors; "
+        f"first, {items[0].id}: exited with status 7: model overloaded)\n"
+    )
+    none_left = json.loads(result.stdout)
     assert none_left["counts"]["scored"] == 0 and len(none_left["judge_errors"]) == len(items)
     assert none_left["rates"]["rho_fp"]["n"] == 0 and none_left["verdict"] == "at risk"
 
@@ -157,6 +173,12 @@ def test_clean_sections_are_sampled_once_per_seed(tmp_path: Path) -> None:
     assert [calls[e.text] for e in entries] == [3, 3]
     assert report.clean.flag.n == 6 and report.clean.flag.count == 2
     assert report.seeds == (0, 1, 2) and report.per_class["orphan_citation"].flag.n == 6
+
+
+def test_one_defect_class_may_be_given_as_a_plain_string(tmp_path: Path) -> None:
+    entries = corpus_entries(small_corpus(tmp_path, SMALL[:1]))
+    report = audit("qcgrade", entries, defects="bare_number")
+    assert list(report.per_class) == ["bare_number"]
 
 
 def test_async_judge_and_a_running_event_loop(tmp_path: Path) -> None:
@@ -227,7 +249,7 @@ def test_inapplicable_defects_are_listed_not_counted(tmp_path: Path) -> None:
 def test_timeouts_through_the_cli(tmp_path: Path) -> None:
     corpus = small_corpus(tmp_path, SMALL[:1])
     start = time.monotonic()
-    data = cli_json(
+    result = cli(
         "audit",
         "--judge",
         _judge("slow.py", str(tmp_path / "pids"), "60"),
@@ -241,8 +263,12 @@ def test_timeouts_through_the_cli(tmp_path: Path) -> None:
         "0",
         "--jobs",
         "2",
+        "--format",
+        "json",
     )
     assert time.monotonic() - start < 15
+    assert result.exit_code == 2 and "every call failed" in result.stderr  # nothing was scored
+    data = json.loads(result.stdout)
     assert [e["error"] for e in data["judge_errors"]] == ["timed out after 0.5s (killed)"] * 2
     assert data["counts"]["scored"] == 0
 
@@ -268,7 +294,10 @@ def test_plain_text_output(tmp_path: Path) -> None:
         (("--seeds", "0"), "--seeds: expected an integer >= 1, got '0'"),
         (("--jobs", "two"), "--jobs: expected an integer >= 1"),
         (("--timeout", "-1"), "--timeout: expected a number of seconds"),
-        (("--defects", "orphan_citation,typo"), "unknown defect class 'typo'"),
+        (("--defects", "orphan_citation,typo"), "--defects: unknown defect class 'typo'"),
+        (("--defects", "bare_numbr"), "--defects: unknown defect class 'bare_numbr' (did you mean 'bare_number'?)"),
+        (("--defects", " , "), "--defects: name at least one defect class"),
+        (("--html", "no/such/dir/audit.html"), "no/such/dir/audit.html: cannot write: no directory no/such/dir"),
         (("--corpus", "does/not/exist"), "does/not/exist: no such file or directory"),
     ],
 )
@@ -280,6 +309,33 @@ def test_bad_audit_input_is_one_line_exit_2(tmp_path: Path, args: tuple[str, ...
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("qcgrade: error: ")
     assert message in result.stderr
+
+
+def test_output_problems_are_caught_before_the_judge_runs(tmp_path: Path) -> None:
+    """An hour of judge calls must not end in 'cannot write': bad --html / --curve fail first."""
+    corpus = str(small_corpus(tmp_path, SMALL[:1]))
+    marker = tmp_path / "called"
+    judge = f"{sys.executable} -c \"import pathlib,sys; pathlib.Path(sys.argv[1]).touch(); print('PASS')\" {marker}"
+    for extra, message in (
+        (["--html", str(tmp_path / "missing" / "a.html")], f"{tmp_path / 'missing' / 'a.html'}: cannot write: no directory"),
+        (["--html", str(tmp_path)], f"{tmp_path}: is a directory, expected a file to write"),
+        (["--curve"], "--curve: the curve goes into the HTML report; give --html FILE too"),
+    ):
+        result = cli("audit", "--judge", judge, "--corpus", corpus, *extra)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith(f"qcgrade: error: {message}") and result.stderr.count("\n") == 1
+        assert not marker.exists()
+    assert cli("audit", "--judge", judge, "--corpus", corpus, "--defects", "orphan_citation").exit_code == 0
+    assert marker.exists()  # the same judge does run when the options are fine
+
+
+def test_rich_table_shows_every_class_name_whole_on_80_columns(tmp_path: Path) -> None:
+    corpus = str(small_corpus(tmp_path, SMALL[:1]))
+    result = CliRunner().invoke(
+        main, ["audit", "--judge", "qcgrade", "--corpus", corpus], env={"FORCE_COLOR": "1", "NO_COLOR": "", "COLUMNS": "80"}
+    )
+    assert result.exit_code == 0
+    assert "unregistered_metric" in result.stdout and "…" not in result.stdout
 
 
 def test_example_judge_for_users(tmp_path: Path) -> None:
@@ -300,7 +356,7 @@ def test_rich_table_on_a_terminal(tmp_path: Path) -> None:
         main, ["audit", "--judge", "qcgrade", "--corpus", corpus], env={"FORCE_COLOR": "1", "NO_COLOR": "", "COLUMNS": "120"}
     )
     assert result.exit_code == 0
-    assert "┃" in result.stdout and "\x1b[" in result.stdout
+    assert "─" in result.stdout and "\x1b[" in result.stdout
     assert "verdict: AT RISK" in result.stdout  # 1 section: 7 injections cannot rule the cliff out
 
 

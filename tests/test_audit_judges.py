@@ -71,6 +71,9 @@ def test_parse_output_accepts_the_protocol(stdout: str, passed: bool, spans: Any
         ('{"verdict": "pass", "spans": "0-3"}', "spans must be a list"),
         ('{"verdict": "pass"', "not valid JSON"),
         ("[1, 2]", "unrecognised output"),
+        # Past Python's JSON limits: one bad item, not a crashed audit.
+        ('{"verdict": "pass", "spans": ' + "[" * 100_000, "not usable JSON"),
+        ('{"verdict": "pass", "spans": [[0, ' + "9" * 5000 + "]]}", "not usable JSON"),
     ],
 )
 def test_parse_output_rejects_anything_else(stdout: str, message: str) -> None:
@@ -288,6 +291,7 @@ def test_cache_ignores_corrupt_entries(tmp_path: Path) -> None:
         json.dumps({"format": 1, "verdict": "maybe"}),
         "[]",
         json.dumps({"format": 1, "verdict": "pass", "spans": [[3, 1]]}),
+        '{"format": 1, "verdict": "pass", "spans": ' + "[" * 100_000,
     ):
         entry.write_text(garbage, encoding="utf-8")
         assert cache.get(key) is None

@@ -96,7 +96,11 @@ GOOD = {"id": "ok", "section": "Revenue grew [E001].", "slice": {"section": "s",
         (b'{"id": "e", "section": "x", "slice": {"cards": []}}', "slice: section: Field required", "e"),
         (b'{"id": "f", "section": "x", "slice": "{oops"}', "slice: invalid JSON", "f"),
         (b'{"id": "g", "section": "x", "slice_path": "no/such.json"}', "slice_path: no/such.json: no such file", "g"),
-        (b'{"id": "h", "section": "x", "slice_path": ""}', "slice_path: expected a file path, got a string", "h"),
+        (b'{"id": "h", "section": "x", "slice_path": ""}', "slice_path: expected a file path, got an empty string", "h"),
+        # JSON that parses in principle but past Python's limits is bad input, not a qcgrade bug.
+        (b'{"id": "j", "section": ' + b"[" * 100_000, "invalid JSON: nested too deeply", None),
+        (b'{"id": "k", "section": ' + b"9" * 5000 + b"}", "invalid JSON: a number has too many digits", None),
+        (b'{"id": "l", "section": "x", "slice": "' + b"[" * 100_000 + b'"}', "slice: invalid JSON: nested too deeply", "l"),
         (b'{"id": "i", "section": "caf\xe9"}', "not UTF-8 text (byte 0xe9 at offset 27)", None),
     ],
 )
@@ -108,6 +112,13 @@ def test_bad_lines_become_error_records(raw: bytes, error: str, record_id: objec
     assert record["error"].startswith(error)
     assert record.get("id") == record_id
     assert set(record) <= {"id", "line", "error"}
+
+
+def test_a_slice_file_nested_too_deeply_is_an_error_record(tmp_path: Path) -> None:
+    (tmp_path / "deep.json").write_text("[" * 100_000, encoding="utf-8")
+    result = grade_line(1, b'{"id": "m", "section": "x", "slice_path": "deep.json"}', Options(), str(tmp_path))
+    assert result.status == "error"
+    assert json.loads(result.json)["error"] == f"slice_path: {tmp_path / 'deep.json'}: invalid JSON: nested too deeply"
 
 
 def test_errors_do_not_stop_the_batch_and_blank_lines_are_skipped() -> None:
@@ -305,3 +316,45 @@ def test_a_bug_on_one_line_is_an_internal_error_record_and_exit_4(tmp_path: Path
     records = [json.loads(x) for x in out.splitlines()]
     assert [r.get("passed") for r in records] == [True, None, True]
     assert records[1] == {"id": "bug", "line": 2, "error": "internal error: ZeroDivisionError: simulated bug"}
+
+
+def test_the_progress_line_fits_an_80_column_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rate and ETA on one line of a standard terminal, not wrapped onto a second one."""
+    import importlib
+    import io
+    import re
+
+    batch_cli = importlib.import_module("qcgrade.cli.batch")  # the module, not the command it defines
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    with batch_cli._progress(3_000_000) as advance:
+        assert advance is not None
+        advance(12_000, 3_000_000)
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())
+    lines = [line for line in re.split(r"[\r\n]", shown) if line.strip()]
+    assert lines and all(len(line) <= 80 for line in lines), lines
+    assert any("12,000 lines" in line and "lines/s" in line and "ETA" in line for line in lines), lines
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_a_full_disk_is_a_one_line_error_not_an_internal_one(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_bytes((json.dumps(GOOD) + "\n").encode() * 2000)
+    code, _, err = invoke(["batch", str(source), "-o", "/dev/full", "-j", "1"], tmp_path)
+    assert code == 2
+    assert err == "qcgrade: error: /dev/full: cannot write: No space left on device\n"
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="needs Linux's /proc")
+def test_a_read_error_names_the_input(tmp_path: Path) -> None:
+    # Reading /proc/self/mem from offset 0 fails with EIO after the file opened fine.
+    code, _, err = invoke(["batch", "/proc/self/mem", "-o", str(tmp_path / "out.jsonl"), "-j", "1"], tmp_path)
+    assert code == 2
+    assert err == "qcgrade: error: /proc/self/mem: cannot read: Input/output error\n"

@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import CASES, FIXTURES
+from helpers import CASES, FIXTURES, ROOT
 from qcgrade.cli import main
 
 SLICE = CASES / "slice.json"
 CLEAN = FIXTURES / "appendix-a" / "s3.md"
 CLEAN_SLICE = FIXTURES / "appendix-a" / "s3.json"
+FAILING = ROOT / "qcgrade" / "demo" / "failing.md"
+DEMO_SLICE = ROOT / "qcgrade" / "demo" / "slice.json"
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -173,3 +175,114 @@ def test_piped_output_has_no_colour_and_no_color_is_honoured(tmp_path: Path) -> 
         check=False,
     )
     assert "\x1b[" in coloured.stdout
+
+
+def _with_closed_stdout(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str]:
+    """Run qcgrade with stdout a pipe whose reader is already gone (like `| head` after one line)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "qcgrade", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **(env or {})},
+            check=False,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    return result.returncode, result.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uses a POSIX pipe")
+@pytest.mark.parametrize(
+    ("args", "env", "code"),
+    [
+        (["check", str(CLEAN), "--slice", str(CLEAN_SLICE)], {}, 0),
+        (["check", str(FAILING), "--slice", str(DEMO_SLICE)], {}, 1),
+        (["check", str(FAILING), "--slice", str(DEMO_SLICE)], {"FORCE_COLOR": "1", "NO_COLOR": ""}, 1),
+        (["check", str(FAILING), "--slice", str(DEMO_SLICE), "--format", "sarif"], {}, 1),
+        (["demo"], {}, 0),
+        (["config"], {}, 1),
+        (["inject", str(CLEAN), "--defect", "number_swap"], {}, 1),
+    ],
+)
+def test_a_reader_that_goes_away_is_no_error(args: list[str], env: dict[str, str], code: int) -> None:
+    """`qcgrade ... | head`: no 'internal error', no traceback; check and demo keep their verdict."""
+    returncode, err = _with_closed_stdout(args, env)
+    assert err == ""
+    assert returncode == code
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "junit"])
+def test_demo_in_a_machine_format_is_one_parseable_document(fmt: str) -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    code, out, err = run("demo", "--format", fmt)
+    assert code == 0, err
+    assert "==" not in out
+    if fmt == "json":
+        payload = json.loads(out)
+        assert [s["path"] for s in payload["sections"]] == ["demo/clean.md", "demo/failing.md"]
+        assert [s["passed"] for s in payload["sections"]] == [True, False]
+    elif fmt == "sarif":
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(out)["runs"][0]["results"]}
+        assert uris == {"demo/failing.md"}
+    else:
+        assert ElementTree.fromstring(out).get("tests") == "2"
+
+
+def test_demo_in_github_format_has_no_heading_lines() -> None:
+    code, out, _ = run("demo", "--format", "github")
+    assert code == 0
+    assert all(line.startswith(("::error ", "qcgrade: ")) for line in out.splitlines()), out
+
+
+def test_a_directory_without_sections_names_itself(tmp_path: Path) -> None:
+    code, out, err = run("check", str(tmp_path))
+    assert code == 2 and out == ""
+    assert err == f"qcgrade: error: {tmp_path}: no section files (*.md) found\n"
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--select", "bare_number", "--ignore", "bare_number"],
+        ["--ignore", "orphan_citation,unregistered_metric,bare_number,broken_xref,missing_tldr"],
+    ],
+)
+def test_a_selection_that_leaves_no_check_is_an_error_not_a_pass(tmp_path: Path, flags: list[str]) -> None:
+    section = tmp_path / "s.md"
+    section.write_text("Revenue grew 30% [E009].\n", encoding="utf-8")
+    code, out, err = run("check", str(section), "--slice", str(SLICE), *flags)
+    assert code == 2 and out == ""
+    assert err == "qcgrade: error: --select/--ignore: no check left to run (ignore removes every selected check)\n"
+
+
+def test_top_level_help_documents_the_exit_codes() -> None:
+    code, out, _ = run("--help")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "Exit codes: 0 passed, 1 violations, 2 bad input or usage" in flat
+    assert "3 an injection that cannot apply, 4 an internal error" in flat
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", str(CLEAN), "--slice", str(CLEAN_SLICE)],
+        ["checks"],
+        ["config"],
+        ["gate", str(FIXTURES / "appendix-a"), "--seeds", "1"],
+    ],
+)
+def test_a_full_disk_on_stdout_is_one_line_exit_2(args: list[str]) -> None:
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "qcgrade", *args], stdout=full, stderr=subprocess.PIPE, text=True, check=False, timeout=120
+        )
+    assert result.returncode == 2
+    assert result.stderr == "qcgrade: error: stdout: cannot write: No space left on device\n"

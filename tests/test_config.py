@@ -115,6 +115,7 @@ def test_explicit_file_is_read_at_its_top_level_unless_it_is_a_pyproject(tmp_pat
         ("qcgrade.toml", "[section]\nx = 1\n", "unknown key 'section'"),
         ("pyproject.toml", "[tool]\nqcgrade = 3\n", "tool.qcgrade: expected a table, got an integer (3)"),
         ("pyproject.toml", '[tool.qcgrade]\nselect = ["orphan"]\n', "select: unknown check 'orphan'"),
+        ("qcgrade.toml", "select = " + "[" * 5000 + "\n", "invalid TOML: nested too deeply"),
     ],
 )
 def test_bad_files_are_errors_naming_the_file(tmp_path: Path, name: str, text: str, needle: str) -> None:
@@ -190,6 +191,13 @@ def test_config_command_json(tmp_path: Path) -> None:
             {"qcgrade.toml": 'coverage_floor = "2"\n', "s.md": SECTION},
             "coverage_floor: expected a whole number",
         ),
+        # A policy that selects nothing would pass every section.
+        (
+            ["check", "s.md"],
+            {"qcgrade.toml": 'select = ["bare_number"]\nignore = ["bare_number"]\n', "s.md": SECTION},
+            "qcgrade.toml: no check left to run",
+        ),
+        (["config", "--ignore", ",".join(CHECK_NAMES[:5])], {}, "--select/--ignore: no check left to run"),
     ],
 )
 def test_bad_configuration_is_one_line_and_exit_2(tmp_path: Path, args: list[str], files: dict, needle: str) -> None:

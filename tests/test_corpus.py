@@ -77,6 +77,10 @@ def test_jsonl_with_inline_slices_relative_slice_paths_and_blank_lines(tmp_path:
         (json.dumps({"id": "a", "section": "x", "slice": []}), "'slice' must be a JSON object"),
         (json.dumps({"id": "a", "section": "x", "slice": {"cards": []}}), "slice: section: Field required"),
         (json.dumps({"id": "a", "section": "x", "slice_path": "missing.json"}), "missing.json: no such file"),
+        (json.dumps({"id": True, "section": "x", "slice": SLICE}), "'id' must be a non-empty string"),
+        ('{"id": "a", "section": ' + "[" * 100_000, "invalid JSON: nested too deeply"),
+        ('{"id": "a", "section": ' + "9" * 5000 + "}", "invalid JSON: a number has too many digits"),
+        (json.dumps({"id": "a", "section": "x", "slice": "[" * 100_000}), "slice: invalid JSON: nested too deeply"),
     ],
 )
 def test_bad_jsonl_lines_name_the_file_and_line(tmp_path: Path, line: str, message: str) -> None:
@@ -87,6 +91,34 @@ def test_bad_jsonl_lines_name_the_file_and_line(tmp_path: Path, line: str, messa
         load_corpus(path)
     text = str(caught.value)
     assert text.startswith(f"{path}:3: ") and message in text and "\n" not in text
+
+
+def test_jsonl_reads_what_qcgrade_batch_reads(tmp_path: Path) -> None:
+    """Integer ids, slices as JSON text, and U+2028 / U+0085 inside strings (json.dumps writes them raw).
+
+    str.splitlines() would cut the first line in three.
+    """
+    lines = [
+        json.dumps({"id": 7, "section": "Line\u2028sep and next\u0085line.\n", "slice": json.dumps(SLICE)}, ensure_ascii=False),
+        json.dumps({"id": "b", "section": "Plain.\n", "slice": SLICE}),
+    ]
+    path = tmp_path / "c.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    items = load_corpus(path)
+    assert [(i.id, i.section, i.slice.section) for i in items] == [
+        ("7", "Line\u2028sep and next\u0085line.\n", "s1"),
+        ("b", "Plain.\n", "s1"),
+    ]
+
+
+def test_a_single_section_file_is_not_a_corpus(tmp_path: Path) -> None:
+    section = tmp_path / "s1.md"
+    _write(section, "Text.\n")
+    with pytest.raises(InputError) as caught:
+        load_corpus(section)
+    assert (
+        str(caught.value) == f"{section}: a corpus is a directory of NAME.md + NAME.json pairs or a JSONL file, not one section"
+    )
 
 
 def test_duplicate_ids_in_jsonl_are_an_error(tmp_path: Path) -> None:

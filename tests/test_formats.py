@@ -184,6 +184,16 @@ def hostile_result(path: str, message: str, line: int = 1, end_line: int = 1) ->
     return Graded(path, Report((finding,), ("bare_number",), "abc"))
 
 
+def test_the_readme_shows_github_annotations_as_they_are_printed() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    documented = re.search(r"`::error ([^`]*?)::message`", readme)
+    assert documented is not None
+    shown = [prop.split("=")[0] for prop in documented.group(1).split(",")]
+    one_line = next(f for f in graded("a.md", DIRTY).report.findings if f.line == f.end_line)
+    printed = github.annotation("a.md", one_line)[len("::error ") :].split("::")[0]
+    assert shown == [prop.split("=")[0] for prop in printed.split(",")]
+
+
 def test_github_escapes_delimiters_and_drops_columns_across_lines() -> None:
     out = github.render([hostile_result("a,b:c%d.md", "50% off\r\nnext: line", 3, 4)]).splitlines()
     assert out[0] == "::error file=a%2Cb%3Ac%25d.md,line=3,endLine=4,title=qcgrade (bare_number)::50%25 off%0D%0Anext: line"

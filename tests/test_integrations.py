@@ -128,6 +128,14 @@ def test_trl_missing_column_gives_all_none_and_one_warning() -> None:
     assert len(caught) == 1
 
 
+@pytest.mark.parametrize("column", [SLICE, SLICE_JSON, SLICE_JSON.encode()])
+def test_trl_one_slice_instead_of_a_column_gives_none_not_a_crash(column: Any) -> None:
+    """A dict would raise KeyError on column[0]; a string would be graded against its first character."""
+    func = make_reward_func()
+    with pytest.warns(RuntimeWarning, match="must hold one slice per completion"):
+        assert trl_call(func, [CLEAN, CLEAN], slice=column) == [None, None]
+
+
 def test_trl_slice_column_is_configurable_and_arrow_rows_work() -> None:
     func = make_reward_func(slice_column="evidence")
     assert trl_call(func, [CLEAN, DIRTY], evidence=[arrow_style(SLICE)] * 2) == [1.0, 0.0]
@@ -331,6 +339,25 @@ def test_openrlhf_bad_label_scores_zero_and_flags_it(no_torch: None) -> None:
     assert out["rewards"] == [0.0] and out["scores"] == [0.0]
     assert out["extra_logs"]["qcgrade_slice_error"] == [1.0]
     assert list(out["extra_logs"]) == list(reward_func([PROMPT + CLEAN], [PROMPT], [SLICE_JSON])["extra_logs"])
+
+
+def test_openrlhf_never_raises_on_missing_lists_or_non_text_queries(no_torch: None) -> None:
+    """The documented promise: a bad sample scores 0.0, flagged, and the call returns."""
+    with pytest.warns(RuntimeWarning):
+        for queries, prompts, labels in (
+            ([PROMPT + CLEAN], [PROMPT], None),
+            ([None], [PROMPT], [SLICE_JSON]),
+            ([(PROMPT + CLEAN).encode()], [PROMPT], [SLICE_JSON]),
+        ):
+            out = reward_func(queries, prompts, labels)
+            assert out["rewards"] == [0.0] and out["scores"] == [0.0]
+            assert out["extra_logs"]["qcgrade_slice_error"] == [1.0]
+    # No prompts at all: the whole query is the response.
+    assert reward_func([CLEAN], None, [SLICE_JSON])["rewards"] == [1.0]
+
+
+def test_verl_batch_without_solutions_is_an_empty_batch() -> None:
+    assert compute_score_batch(data_sources=None, solution_strs=None, ground_truths=None, extra_infos=None) == []
 
 
 def test_openrlhf_options_and_batches(no_torch: None) -> None:

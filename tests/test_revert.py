@@ -278,3 +278,64 @@ def test_cli_inject_bad_input_is_exit_2(workdir: Path, setup: str, expected: str
     code, out, err = _run("inject", str(target), "--defect", "number_swap")
     assert code == 2 and out == ""
     assert err.startswith("qcgrade: error: ") and expected in err and err.count("\n") == 1
+
+
+def test_cli_dash_reads_stdin_and_writes_stdout(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'-' is stdin for SECTION/INJECTED and stdout for --output, as in `qcgrade batch`; no file named '-'."""
+    monkeypatch.chdir(workdir)
+    md, rec = workdir / "s3.md", workdir / "r.json"
+    runner = CliRunner()
+    injected = runner.invoke(
+        main,
+        [
+            "inject",
+            "-",
+            "--slice",
+            str(workdir / "s3.json"),
+            "--defect",
+            "number_swap",
+            "--seed",
+            "7",
+            "-o",
+            "-",
+            "--record",
+            str(rec),
+        ],
+        input=md.read_bytes(),
+    )
+    assert injected.exit_code == 0, injected.stderr
+    on_disk = _run("inject", str(md), "--defect", "number_swap", "--seed", "7")[1]
+    assert injected.stdout == on_disk
+    reverted = runner.invoke(main, ["revert", "-", "--record", str(rec), "--output", "-"], input=injected.stdout_bytes)
+    assert reverted.exit_code == 0, reverted.stderr
+    assert reverted.stdout_bytes == md.read_bytes()
+    assert not (workdir / "-").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["inject", "-", "--defect", "number_swap"], "qcgrade: error: -: a section read from stdin needs --slice\n"),
+        (["inject", "{md}", "--defect", "number_swap", "--record", "-"], "qcgrade: error: --record: give a file path"),
+    ],
+)
+def test_cli_dash_misuse_is_one_line_exit_2(
+    workdir: Path, args: list[str], expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(workdir)  # a file named '-' would land here
+    argv = [a.replace("{md}", str(workdir / "s3.md")) for a in args]
+    result = CliRunner().invoke(main, argv, input=(workdir / "s3.md").read_bytes())
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(expected) and result.stderr.count("\n") == 1
+    assert not (workdir / "-").exists()
+
+
+def test_cli_inject_in_place_keeps_the_original_when_the_record_cannot_be_written(workdir: Path) -> None:
+    """The record is written first: a failed record never leaves an injected file with no way back."""
+    md = workdir / "s3.md"
+    before = md.read_bytes()
+    missing = workdir / "no" / "such" / "dir" / "r.json"
+    code, out, err = _run("inject", str(md), "--defect", "bare_number", "--output", str(md), "--record", str(missing))
+    assert code == 2 and out == ""
+    assert err == f"qcgrade: error: {missing}: cannot write: No such file or directory\n"
+    assert md.read_bytes() == before

@@ -125,6 +125,7 @@ def test_html_without_audit(tmp_path: Path) -> None:
         (("--n-min", "-1"), "--n-min: expected an integer >= 0"),
         (("--tasks-per-round", "0"), "--tasks-per-round: expected an integer >= 1"),
         (("--audit", "no/such/audit.json"), "no/such/audit.json: no such file"),
+        (("--html", "no/such/sim.html"), "no/such/sim.html: cannot write: no directory no/such"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
@@ -138,6 +139,8 @@ def test_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -> No
     ("content", "message"),
     [
         ("not json", "not a JSON audit report"),
+        ('{"rho_fp": ' + "[" * 100_000, "not a JSON audit report"),
+        ('{"rho_fp": ' + "9" * 5000 + "}", "not a JSON audit report"),
         ("[1, 2]", "expected an object"),
         (json.dumps({"rho_pf": 0.1}), "'rho_fp' must be a number in [0, 1], got None"),
         (json.dumps({"rho_fp": 3, "rho_pf": 0.1}), "'rho_fp' must be a number in [0, 1], got 3"),

@@ -74,3 +74,9 @@ def test_invalid_json_is_a_slice_error() -> None:
         load_slice("{not json")
     with pytest.raises(SliceError, match="expected a JSON object"):
         load_slice("[1, 2]")
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"section": "s", "x": ' + "[" * 100_000 + "]" * 100_000 + "}", "1" * 5000])
+def test_hostile_json_is_a_slice_error(text: str) -> None:
+    with pytest.raises(SliceError):
+        load_slice(text)

@@ -62,7 +62,7 @@ class VerdictCache:
             if data.get("format") != _FORMAT or data.get("verdict") not in ("pass", "fail"):
                 return None
             return Verdict(data["verdict"] == "pass", _spans(data.get("spans")))
-        except (OSError, ValueError, AttributeError, JudgeError):
+        except (OSError, ValueError, AttributeError, RecursionError, JudgeError):
             return None
 
     def put(self, key: str, identity: str, verdict: Verdict) -> None:

@@ -120,7 +120,7 @@ def judge_point_from_audit(raw: str | bytes, where: str = "audit") -> JudgePoint
     """
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # also undecodable bytes, huge numbers, deep nesting
         raise ValueError(f"{where}: not a JSON audit report ({exc})") from None
     if not isinstance(data, dict):
         raise ValueError(f"{where}: not a JSON audit report (expected an object)")  # noqa: TRY004 -- bad input, not a caller's type error

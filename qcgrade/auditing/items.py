@@ -135,6 +135,8 @@ def build_items(
 ) -> ItemSet:
     """Grade each section, skip the failing ones, inject every defect per seed."""
     inject, all_defects, not_applicable_error = _injector()
+    if isinstance(defects, str):  # one class name, not its letters
+        defects = (defects,)
     chosen = tuple(defects) if defects is not None else all_defects
     unknown = [d for d in chosen if d not in all_defects]
     if unknown:

@@ -103,6 +103,8 @@ def parse_output(stdout: str) -> Verdict:
             obj = json.loads(body)
         except json.JSONDecodeError as exc:
             raise JudgeError(f"output is not valid JSON ({exc.msg} at char {exc.pos})") from None
+        except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
+            raise JudgeError(f"output is not usable JSON ({_one_line(str(exc))})") from None
         if not isinstance(obj, dict):
             raise JudgeError("JSON output must be an object")
         return _from_mapping(obj)

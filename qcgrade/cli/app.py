@@ -7,6 +7,7 @@ naming the file and the problem), 3 an injection that cannot apply,
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -44,24 +45,62 @@ def friendly(func: F) -> F:
             fail("interrupted", 130)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
-        except Exception as exc:  # a bug in qcgrade: still one line, distinct code
-            if os.environ.get("QCGRADE_DEBUG"):
-                raise
-            fail(f"internal error: {type(exc).__name__}: {exc} (set QCGRADE_DEBUG=1 for a traceback)", EXIT_INTERNAL)
+        except BrokenPipeError:
+            # The reader went away (`| head`): click exits quietly, no error line.
+            raise
+        except OSError as exc:
+            if exc.filename is None and exc.errno not in _OUTPUT_ERRNOS:
+                _internal(exc)
+            else:
+                # Not a bug: a full disk, a dead terminal. The files qcgrade opens
+                # name themselves (InputError); an unnamed failure of this kind
+                # comes from writing standard output.
+                discard_stdout()
+                problem = exc.strerror or str(exc)
+                fail(f"{exc.filename}: {problem}" if exc.filename else f"stdout: cannot write: {problem}")
+        except Exception as exc:
+            _internal(exc)
 
     return wrapper  # type: ignore[return-value]
 
 
+#: Write failures of the machine, not of qcgrade: full disk or quota, file too big, I/O error.
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _internal(exc: Exception) -> None:
+    """A bug in qcgrade: still one line, with its own exit code."""
+    if os.environ.get("QCGRADE_DEBUG"):
+        raise exc
+    fail(f"internal error: {type(exc).__name__}: {exc} (set QCGRADE_DEBUG=1 for a traceback)", EXIT_INTERNAL)
+
+
 def emit(results: Sequence[Graded], fmt: str) -> None:
-    """Print results in a format; colour only for text on a terminal."""
-    if fmt == "text" and _colour_wanted():
-        from rich.console import Console
+    """Print results in a format; colour only for text on a terminal.
 
-        from ..render.text import render_rich
+    A reader that goes away (``| head``) is not an error: the rest of the
+    output is dropped and the command still exits with its verdict.
+    """
+    try:
+        if fmt == "text" and _colour_wanted():
+            from rich.console import Console
 
-        Console(highlight=False, soft_wrap=True).print(render_rich(results), end="")
-        return
-    click.echo(RENDERERS[fmt](results), nl=False)
+            from ..render.text import render_rich
+
+            Console(highlight=False, soft_wrap=True).print(render_rich(results), end="")
+            return
+        click.echo(RENDERERS[fmt](results), nl=False)
+    except BrokenPipeError:
+        discard_stdout()
+
+
+def discard_stdout() -> None:
+    """Send whatever is still written to stdout to the null device (its reader is gone)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
 
 
 def _colour_wanted() -> bool:
@@ -70,7 +109,13 @@ def _colour_wanted() -> bool:
     return sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+EXIT_CODES_HELP = (
+    "Exit codes: 0 passed, 1 violations, 2 bad input or usage (one line on stderr), "
+    "3 an injection that cannot apply, 4 an internal error (QCGRADE_DEBUG=1 shows the traceback)."
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
 @click.version_option(package_name="qcgrade")
 def main() -> None:
     """Deterministic QC grader for cited report sections, and defect injection to audit judges."""

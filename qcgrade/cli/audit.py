@@ -4,6 +4,10 @@ Thin: parse and validate options (bad values are one-line errors, exit 2),
 call :mod:`qcgrade.auditing` / :mod:`qcgrade.simulate`, print. rich draws the
 progress bar (stderr, terminals only) and the table (stdout, terminals only);
 pipes get plain text.
+
+Exit codes: 0 when the report is printed; 2 for bad input, and also after
+printing the report when not one judge call succeeded (its rates and verdict
+then say nothing about the judge).
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ from ..auditing import text as audit_text
 from ..auditing.judges import REFERENCE
 from ..auditing.report import AuditReport
 from ..auditing.run import audit as run_audit
+from ..config import did_you_mean
 from ..files import InputError, read_bytes
+from ..injectors import DEFECTS
 from ..simulate import SimulationResult, simulate
 from ..theory import cliff, true_pass_threshold
 from .app import EXIT_BAD_INPUT, _colour_wanted, fail, friendly
@@ -75,6 +81,29 @@ def _write(path: Path, content: str) -> None:
         path.write_text(content, encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _check_writable(path: Path) -> None:
+    """Fail fast on an output file that cannot be written."""
+    if path.is_dir():
+        fail(f"{path}: is a directory, expected a file to write")
+    parent = path.parent
+    if not parent.is_dir():
+        fail(f"{path}: cannot write: no directory {parent}")
+
+
+def _defect_list(value: str | None) -> list[str] | None:
+    """The classes named by ``--defects`` (None: all of them); unknown or no names are errors."""
+    if value is None:
+        return None
+    names = [d.strip() for d in value.split(",") if d.strip()]
+    if not names:
+        fail("--defects: name at least one defect class")
+    for name in names:
+        if name not in DEFECTS:
+            hint = did_you_mean(name, DEFECTS)
+            fail(f"--defects: unknown defect class {name!r}{hint}; known: {', '.join(DEFECTS)}")
+    return names
 
 
 def _check_command(command: str) -> None:
@@ -127,6 +156,7 @@ def _progress() -> tuple[Callable[[Any], None], Callable[[int, Any], None], Call
 
 
 def _print_rich(report: AuditReport) -> None:
+    from rich import box
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -135,8 +165,14 @@ def _print_rich(report: AuditReport) -> None:
     console = Console(highlight=False, soft_wrap=True)
     console.print(Text.assemble(("judge: ", "bold"), report.judge))
     console.print(audit_text.counts_line(report), markup=False)
-    table = Table(*audit_text.HEADER)
-    for row in audit_text.table_rows(report):
+    rows = audit_text.table_rows(report)
+    # Compact padding and fixed minimum widths: an 80-column terminal shows
+    # every class name whole instead of "unregistered_me…".
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
+    for i, name in enumerate(audit_text.HEADER):
+        width = max([len(name), *(len(row[i]) for row in rows)])
+        table.add_column(name, justify="left" if i < 2 else "right", no_wrap=True, min_width=width)
+    for row in rows:
         table.add_row(*(Text(cell) for cell in row))
     console.print(table)
     for line in audit_text.summary_lines(report):
@@ -192,7 +228,11 @@ def audit(
         _check_command(judge_spec)
     if not corpus_path.exists():
         fail(f"{corpus_path}: no such file or directory")
-    chosen = [d.strip() for d in defects.split(",") if d.strip()] if defects else None
+    if curve and html_path is None:
+        fail("--curve: the curve goes into the HTML report; give --html FILE too")
+    if html_path is not None:
+        _check_writable(html_path)  # before the judge runs, not after an hour of calls
+    chosen = _defect_list(defects)
     on_items, on_outcome, stop = _progress()
     try:
         report = run_audit(
@@ -224,6 +264,10 @@ def audit(
         _print_rich(report)
     else:
         click.echo(audit_text.render(report), nl=False)
+    if report.judge_errors and all(item.passed is None for item in report.items):
+        # Nothing was scored: the rates and verdict above carry no information.
+        first = report.judge_errors[0]
+        fail(f"--judge: every call failed ({len(report.items)} judge errors; first, {first.id}: {first.error})")
 
 
 def _point(report: AuditReport) -> Any:
@@ -304,6 +348,8 @@ def simulate_command(
     audit_path: Path | None,
 ) -> None:
     """Monte-Carlo of the paper's curator: skills, a router, a judge channel, retirement and a cap."""
+    if html_path is not None:
+        _check_writable(html_path)
     params: dict[str, Any] = {"tau": tau, "n_min": n_min, "cap": cap, "rounds": rounds, "tasks_per_round": tasks_per_round}
     result = simulate(rho_fp=rho_fp, rho_pf=rho_pf, seed=seed, **params)
     sweep = None

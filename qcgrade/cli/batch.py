@@ -52,7 +52,7 @@ def batch(input_path: Path, output_path: Path, workers: int | None, config_path:
         fail(f"{output_path}: is the input file; writing it would destroy the input")
     summary = BatchSummary()
     with ExitStack() as stack:
-        source = sys.stdin.buffer if from_stdin else stack.enter_context(_open_input(input_path))
+        source = _reading(sys.stdin.buffer if from_stdin else stack.enter_context(_open_input(input_path)), input_path)
         sink = _utf8_stdout(stack) if to_stdout else stack.enter_context(_open_output(output_path))
         total = None if from_stdin else _size(input_path)
         base_dir = Path.cwd() if from_stdin else input_path.parent
@@ -60,9 +60,9 @@ def batch(input_path: Path, output_path: Path, workers: int | None, config_path:
         results = grade_jsonl(source, options, base_dir=base_dir, workers=workers or default_workers(), on_chunk=progress)
         try:
             for result in results:
-                sink.write(result.json + "\n")
+                _put(sink, result.json + "\n", output_path)
                 summary.add(result)
-            sink.flush()
+            _put(sink, "", output_path, flush=True)
         except BrokenPipeError:
             # The reader (`| head`) went away: say so once, without a traceback
             # at exit when Python flushes the dead pipe again.
@@ -77,6 +77,26 @@ def batch(input_path: Path, output_path: Path, workers: int | None, config_path:
         line += f" (first: {summary.first_error})"
     click.echo(line, err=to_stdout)
     sys.exit(EXIT_INTERNAL if summary.internal_errors else EXIT_PASSED if summary.ok else EXIT_BAD_INPUT)
+
+
+def _reading(handle: IO[bytes], path: Path) -> Iterator[bytes]:
+    """The lines of the input; a read error (EIO, a vanished disk) names the file."""
+    try:
+        yield from handle
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _put(sink: IO[str], text: str, path: Path, *, flush: bool = False) -> None:
+    """Write to the output; a full disk or an I/O error names the file (a closed pipe is handled by the caller)."""
+    try:
+        sink.write(text)
+        if flush:
+            sink.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
 def _utf8_stdout(stack: ExitStack) -> IO[str]:
@@ -149,7 +169,15 @@ def _progress(total_bytes: int | None) -> Iterator[Any]:
             rate = lines / task.elapsed if task.elapsed else 0.0
             return Text(f"{lines:,} lines  {rate:,.0f} lines/s")
 
-    columns = (TextColumn("grading"), BarColumn(), LinesColumn(), TextColumn("ETA"), TimeRemainingColumn(), TimeElapsedColumn())
+    # A narrow bar keeps the line within 80 columns; the default 40 wraps the rate.
+    columns = (
+        TextColumn("grading"),
+        BarColumn(bar_width=16),
+        LinesColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
         task = bar.add_task("grading", total=total_bytes, lines=0)
         done = [0]

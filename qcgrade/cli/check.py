@@ -15,7 +15,7 @@ from ..files import discover_sections, read_section, read_slice, slice_for
 from ..findings import Graded
 from ..grader import grade
 from ..render import RENDERERS
-from .app import EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, emit, fail, friendly
+from .app import EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, discard_stdout, emit, fail, friendly
 from .config import grading_options, resolve_options
 
 
@@ -36,12 +36,13 @@ def check(paths: tuple[Path, ...], slice_path: Path | None, fmt: str, config_pat
         text = read_section(path)
         results.append(Graded(str(path), grade(text, evidence or slice_for(path), options)))
     if not results:
-        fail("no section files found in " + ", ".join(str(p) for p in paths))
+        fail(", ".join(str(p) for p in paths) + ": no section files (*.md) found")
     emit(results, fmt)
     sys.exit(EXIT_PASSED if all(r.report.passed for r in results) else EXIT_VIOLATIONS)
 
 
 @click.command(name="checks")
+@friendly
 def list_checks() -> None:
     """List every check with its one-line documentation."""
     width = max(len(c.name) for c in CHECKS)
@@ -60,8 +61,15 @@ def demo(fmt: str) -> None:
     for name in ("clean.md", "failing.md"):
         text = base.joinpath(name).read_text(encoding="utf-8")
         results.append(Graded(f"demo/{name}", grade(text, evidence, tier2=True)))
-    for result in results:
-        click.echo(f"== {result.path}: {'PASS' if result.report.passed else 'FAIL'}")
-        emit([result], fmt)
+    if fmt == "text":
+        for result in results:
+            try:
+                click.echo(f"== {result.path}: {'PASS' if result.report.passed else 'FAIL'}")
+            except BrokenPipeError:
+                discard_stdout()
+            emit([result], fmt)
+    else:
+        # One parseable document: a heading line would break every machine format.
+        emit(results, fmt)
     ok = results[0].report.passed and not results[1].report.passed
     sys.exit(EXIT_PASSED if ok else EXIT_INTERNAL)

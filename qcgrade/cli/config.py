@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from ..checks import CHECK_NAMES
-from ..config import CONFIG_KEYS, Config, did_you_mean, effective_settings, load_config
+from ..config import CONFIG_KEYS, Config, ConfigError, did_you_mean, effective_settings, load_config
 from ..grader import UnknownCheckError, active_checks
 from ..options import Options
 from .app import friendly
@@ -70,8 +70,9 @@ def grading_options(func: F) -> F:
 def resolve_options(config_path: Path | None = None, **flags: Any) -> tuple[Options, Config]:
     """The options to grade with: the configuration file, then each flag that was given.
 
-    Raises :class:`~qcgrade.config.ConfigError` for a bad file and
-    :class:`~qcgrade.grader.UnknownCheckError` for an unknown check name.
+    Raises :class:`~qcgrade.config.ConfigError` for a bad file or a selection
+    that leaves no check to run, and :class:`~qcgrade.grader.UnknownCheckError`
+    for an unknown check name.
     """
     config = load_config(config_path)
     changes = {key: value for key, value in flags.items() if value is not None}
@@ -84,6 +85,10 @@ def resolve_options(config_path: Path | None = None, **flags: Any) -> tuple[Opti
                 hint = did_you_mean(name, CHECK_NAMES)
                 raise UnknownCheckError(f"--{key}: unknown check {name!r}{hint}; known checks: {', '.join(CHECK_NAMES)}")
     options = config.options.with_(**changes) if changes else config.options
+    if not active_checks(options):
+        # Grading with no check passes every section: a policy typo, never an intent.
+        where = "--select/--ignore" if {"select", "ignore"} & set(changes) else config.origin
+        raise ConfigError(f"{where}: no check left to run (ignore removes every selected check)")
     return options, config
 
 

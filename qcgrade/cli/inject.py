@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from ..corpus import load_corpus
-from ..files import InputError, read_bytes, read_section, read_slice, slice_for
+from ..files import InputError, decode, read_bytes, read_section, read_slice, slice_for
 from ..gate import (
     GateResult,
     Progress,
@@ -45,20 +45,29 @@ from .app import EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, _colour_wanted, fail, frie
 
 
 @click.command(name="inject")
-@click.argument("section", type=click.Path(path_type=Path))
+@click.argument("section", type=click.Path(path_type=Path, allow_dash=True))
 @click.option(
     "--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside NAME.md)."
 )
 @click.option("--defect", required=True, type=click.Choice(DEFECTS), help="The defect class to inject.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Chooses the place (and variant); same seed, same bytes.")
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the injected section here (default: stdout).")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path, allow_dash=True),
+    help="Write the injected section here ('-' or default: stdout).",
+)
 @click.option("--record", "record_path", type=click.Path(path_type=Path), help="Write the injection record (JSON) here.")
 @friendly
 def inject_command(
     section: Path, slice_path: Path | None, defect: str, seed: int, output: Path | None, record_path: Path | None
 ) -> None:
-    """Inject one known defect into a clean SECTION; --record saves what changed, for revert."""
-    text = read_section(section)
+    """Inject one known defect into a clean SECTION ('-': stdin); --record saves what changed, for revert."""
+    if _is_dash(section) and slice_path is None:
+        fail("-: a section read from stdin needs --slice")
+    if record_path is not None and _is_dash(record_path):
+        fail("--record: give a file path ('-' would mix the record into the section on stdout)")
+    text = _read_text(section)
     evidence = read_slice(slice_path) if slice_path is not None else slice_for(section)
     try:
         injection = inject(text, evidence, defect, seed)
@@ -68,34 +77,35 @@ def inject_command(
     except UncleanSection as exc:
         fail(f"{section}: {exc}", EXIT_BAD_INPUT)
         return
-    if output is not None:
-        _write(output, injection.text)
+    # The record first: if it cannot be written, no injected text (perhaps
+    # written over the original) is left behind without a way back.
     if record_path is not None:
         _write(record_path, injection.record.to_json())
-    if output is None:
-        _stdout(injection.text)
+    _emit_text(output, injection.text)
 
 
 @click.command(name="revert")
-@click.argument("injected", type=click.Path(path_type=Path))
+@click.argument("injected", type=click.Path(path_type=Path, allow_dash=True))
 @click.option(
     "--record", "record_path", required=True, type=click.Path(path_type=Path), help="The record written by qcgrade inject."
 )
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the original section here (default: stdout).")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path, allow_dash=True),
+    help="Write the original section here ('-' or default: stdout).",
+)
 @friendly
 def revert_command(injected: Path, record_path: Path, output: Path | None) -> None:
-    """Undo an injection byte for byte; refuse (exit 2) if INJECTED was edited since."""
-    text = read_section(injected)
+    """Undo an injection byte for byte; refuse (exit 2) if INJECTED ('-': stdin) was edited since."""
+    text = _read_text(injected)
     record = _read_record(record_path)
     try:
         original = revert(text, record)
     except RevertError as exc:
         fail(f"{injected}: {exc}", EXIT_BAD_INPUT)
         return
-    if output is not None:
-        _write(output, original)
-    else:
-        _stdout(original)
+    _emit_text(output, original)
 
 
 @click.command(name="gate")
@@ -125,6 +135,24 @@ def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str) -
         _print_rich(result)
     else:
         click.echo(render_text(result), nl=False)
+
+
+def _is_dash(path: Path) -> bool:
+    return str(path) == "-"
+
+
+def _read_text(path: Path) -> str:
+    """A section from a file, or from stdin for ``-``, as exact UTF-8 text."""
+    if _is_dash(path):
+        return decode(path, sys.stdin.buffer.read())
+    return read_section(path)
+
+
+def _emit_text(output: Path | None, text: str) -> None:
+    if output is None or _is_dash(output):
+        _stdout(text)
+    else:
+        _write(output, text)
 
 
 def _read_record(path: Path) -> InjectionRecord:

@@ -51,10 +51,12 @@ def _rewards(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[An
     rewards: list[float] = []
     passes: list[float] = []
     logs: dict[str, list[float]] = {key: [] for key in stat_keys(tier2)}
+    prompts = () if prompts is None else prompts
+    labels = () if labels is None else labels
     for index, query in enumerate(queries):
         prompt = prompts[index] if index < len(prompts) else ""
         label = labels[index] if index < len(labels) else None
-        result = _grade(strip_prompt(query, prompt), label, tier2)
+        result = _grade(query, prompt, label, tier2)
         rewards.append(0.0 if result is None else reward_value(result, shaped))
         passes.append(1.0 if result is not None and result.passed else 0.0)
         for key, value in sample_stats(result, tier2).items():
@@ -67,14 +69,18 @@ def _rewards(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[An
     }
 
 
-def _grade(response: str, label: Any, tier2: bool) -> Score | None:
+def _grade(query: Any, prompt: Any, label: Any, tier2: bool) -> Score | None:
+    if not isinstance(query, str):
+        # Flagged like an unusable label: the sample has nothing to grade.
+        warnings.warn(f"qcgrade reward: query is {type(query).__name__}, not text; scoring 0.0", RuntimeWarning, stacklevel=4)
+        return None
     try:
         evidence = resolve_slice(label)
     except SliceError as exc:
         # The warnings registry shows each distinct message once per call site.
         warnings.warn(f"qcgrade reward: unusable label: {exc}; scoring 0.0", RuntimeWarning, stacklevel=4)
         return None
-    return score(response, evidence, tier2=tier2)
+    return score(strip_prompt(query, prompt), evidence, tier2=tier2)
 
 
 def strip_prompt(query: str, prompt: str) -> str:

@@ -17,7 +17,7 @@ the first such row is reported once with a warning.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Sized
 from typing import Any
 
 from qcgrade.evidence import SliceError
@@ -42,6 +42,11 @@ class RewardFunc:
         slices = kwargs.get(self.slice_column)
         if slices is None:
             self._warn(f"no dataset column {self.slice_column!r} among {sorted(kwargs)}; every reward is None")
+            return [None] * len(completions)
+        if isinstance(slices, (str, bytes, Mapping)) or not isinstance(slices, Sized) or not hasattr(slices, "__getitem__"):
+            # One slice for the whole batch is not a column: indexing it would
+            # grade against a character of the text or a key of the dict.
+            self._warn(f"column {self.slice_column!r} must hold one slice per completion, got {type(slices).__name__}")
             return [None] * len(completions)
         rewards: list[float | None] = []
         for index, completion in enumerate(completions):

@@ -61,6 +61,7 @@ def compute_score_batch(
     **_ignored: Any,
 ) -> list[float | dict[str, Any]]:
     """:func:`compute_score` over a batch, for verl's batch reward manager."""
+    solution_strs = () if solution_strs is None else solution_strs
     count = len(solution_strs)
     truths = list(ground_truths) if ground_truths is not None else [None] * count
     extras = list(extra_infos) if extra_infos is not None else [None] * count
