@@ -286,3 +286,15 @@ def test_a_full_disk_on_stdout_is_one_line_exit_2(args: list[str]) -> None:
         )
     assert result.returncode == 2
     assert result.stderr == "qcgrade: error: stdout: cannot write: No space left on device\n"
+
+
+def test_json_for_a_directory_is_always_the_list_shape(tmp_path: Path) -> None:
+    shutil.copy(CLEAN, tmp_path / "only.md")
+    shutil.copy(CLEAN_SLICE, tmp_path / "only.json")
+    code, out, _ = run("check", str(tmp_path), "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["passed"] is True
+    assert [s["path"] for s in payload["sections"]] == [str(tmp_path / "only.md")]
+    code, out, _ = run("check", str(tmp_path / "only.md"), "--format", "json")
+    assert set(json.loads(out)) == {"counts", "passed", "violations"}

@@ -14,7 +14,7 @@ from ..evidence import load_slice
 from ..files import discover_sections, read_section, read_slice, slice_for
 from ..findings import Graded
 from ..grader import grade
-from ..render import RENDERERS
+from ..render import RENDERERS, json_format
 from .app import EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, discard_stdout, emit, fail, friendly
 from .config import grading_options, resolve_options
 
@@ -37,7 +37,11 @@ def check(paths: tuple[Path, ...], slice_path: Path | None, fmt: str, config_pat
         results.append(Graded(str(path), grade(text, evidence or slice_for(path), options)))
     if not results:
         fail(", ".join(str(p) for p in paths) + ": no section files (*.md) found")
-    emit(results, fmt)
+    if fmt == "json" and (len(paths) > 1 or any(p.is_dir() for p in paths)):
+        # A directory or several files: always the list shape, however many sections.
+        click.echo(json_format.render_sections(results), nl=False)
+    else:
+        emit(results, fmt)
     sys.exit(EXIT_PASSED if all(r.report.passed for r in results) else EXIT_VIOLATIONS)
 
 
