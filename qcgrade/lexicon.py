@@ -31,6 +31,9 @@ _METRIC_SEPARATORS = regex.compile(r"[\s,;|/&+]+")
 # A section sign, perhaps spaced or bracketed, then a section id.
 XREF = regex.compile(r"§[^\S\u2029]*[(\[\"'`\-.]?[^\S\u2029]*(\w(?:[\w\-]|\.(?=\w)){0,127})")
 
+# Cyrillic and Greek letters that are drawn like digits (З 3, О/Ο 0, І/Ι 1, б 6).
+_DIGIT_LOOKALIKE = "[\u0417\u0437\u041e\u043e\u0406\u0456\u0431\u0399\u039f\u03bf]"
+
 # Currency codes that a number may be glued to ("USD1.2bn").
 _CURRENCY_CODES = "USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD|KRW|BRL|MXN|ZAR|SEK|NOK|DKK|RUB|TRY|NZD"
 
@@ -42,7 +45,7 @@ _CURRENCY_CODES = "USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD|KRW|BRL|MXN|Z
 #: a currency code (``by30%``, ``USD1.2bn``, ``sub-10%``, ``top-3``).
 NUMERAL = regex.compile(
     # The first-character test comes first so most positions fail fast.
-    r"(?=[+\-\u2212\u00B1\p{Sc}\p{N}])"
+    r"(?=[+\-\u2212\u00B1\p{Sc}\p{N}\u0417\u0437\u041E\u043E\u0406\u0456\u0431\u0399\u039F\u03BF])"
     r"(?:"
     # Free-standing: not glued to a letter, digit or underscore.
     r"(?<![\p{L}\p{M}\p{N}_])(?<!\p{Lu}\p{Lu}[-\u2010\u2011])(?<!\p{N}[.,])"
@@ -50,9 +53,13 @@ NUMERAL = regex.compile(
     # Glued to letters, yet plainly a quantity.
     r"|(?<=[\p{L}\p{M}_])\p{N}+(?:(?:[.,'\u00A0\u202F\u2009]\p{N}+)+(?:[%\u2030\u2031]|\p{Sc})?|[%\u2030\u2031])\p{L}*"
     rf"|(?<=(?<![\p{{L}}])(?:{_CURRENCY_CODES}))\p{{N}}+(?:[.,'\u00A0\u202F\u2009]\p{{N}}+)*\p{{L}}*"
+    # Cyrillic or Greek letters drawn like digits, before a percent sign ("ЗО%").
+    rf"|(?<![\p{{L}}\p{{M}}\p{{N}}_])[+\-\u2212]?(?:{_DIGIT_LOOKALIKE}|\p{{N}})*{_DIGIT_LOOKALIKE}"
+    rf"(?:{_DIGIT_LOOKALIKE}|\p{{N}}|[.,])*[%\u2030\u2031]"
     r")"
 )
-HAS_DIGIT = regex.compile(DIGIT)
+# Where a numeral may start: a number character or a digit look-alike.
+HAS_DIGIT = regex.compile("[\\p{N}" + _DIGIT_LOOKALIKE[1:-1] + "]")
 
 #: Abbreviations that never end a sentence ("e.g. ACME", "vs. peers").
 ABBREVIATIONS = ("e.g", "i.e", "cf", "vs", "viz", "approx", "ca", "incl", "esp", "resp")
