@@ -35,6 +35,31 @@ _EMPHASIS_UNDERSCORE = regex.compile(r"_(?<![\p{L}\p{N}]_)|_(?![\p{L}\p{N}])")
 PLAIN, EMPHASIS, FULL = 0, 1, 2
 
 
+# Keys of the per-document hints kept in the markdown-it env (see note_hints).
+_MARKUP_SEEN = "qcgrade_markup"
+_UNDERSCORE_SEEN = "qcgrade_underscore"
+
+
+def note_hints(text: str, env: dict[str, Any]) -> None:
+    """Record whether the whole text holds any markup start or emphasis underscore.
+
+    When it holds none, no block of it can, and the per-block regex tests are
+    skipped: one scan of the document instead of one per paragraph.
+    """
+    env[_MARKUP_SEEN] = _MARKUP.search(text) is not None
+    env[_UNDERSCORE_SEEN] = "_" in text and _EMPHASIS_UNDERSCORE.search(text) is not None
+
+
+def _has_markup(src: str, env: dict[str, Any]) -> bool:
+    if env.get(_MARKUP_SEEN, True) and _MARKUP.search(src) is not None:
+        return True
+    return "](" in src or ("[" in src and bool(env.get("references")))
+
+
+def _has_underscore(src: str, env: dict[str, Any]) -> bool:
+    return env.get(_UNDERSCORE_SEEN, True) and "_" in src and _EMPHASIS_UNDERSCORE.search(src) is not None
+
+
 def markup_kind(src: str, env: dict[str, Any]) -> int:
     """How much of the inline parser ``src`` needs.
 
@@ -42,21 +67,15 @@ def markup_kind(src: str, env: dict[str, Any]) -> int:
     else that could be markup (links need ``](`` or a reference definition);
     FULL needs every inline rule.
     """
-    if _MARKUP.search(src) is not None or "](" in src or ("[" in src and env.get("references")):
+    if _has_markup(src, env):
         return FULL
-    if "*" in src or ("_" in src and _EMPHASIS_UNDERSCORE.search(src) is not None):
+    if "*" in src or _has_underscore(src, env):
         return EMPHASIS
     return PLAIN
 
 
 def plain_text(src: str, env: dict[str, Any]) -> bool:
-    return (
-        _MARKUP.search(src) is None
-        and "](" not in src
-        and "*" not in src
-        and ("_" not in src or _EMPHASIS_UNDERSCORE.search(src) is None)
-        and not ("[" in src and env.get("references"))
-    )
+    return "*" not in src and not _has_markup(src, env) and not _has_underscore(src, env)
 
 
 def read_inline(

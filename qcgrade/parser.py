@@ -77,15 +77,19 @@ EMPHASIS_RULE = next(rule.fn for rule in PARSER.inline.ruler.__rules__ if rule.n
 # saves most of the block pass on ordinary prose (a test compares tokens).
 _OPTIONAL_BLOCK_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("table", ("|",)),
-    ("code", ("    ", "\t")),
     ("fence", ("```", "~~~")),
     ("blockquote", (">",)),
     ("reference", ("]:",)),
     ("html_block", ("<",)),
     ("heading", ("#",)),
 )
-# A thematic break needs two of -, * or _ with only spaces or tabs between.
-_RULE_PAIR = re.compile(r"([-*_])[ \t]*\1")
+# A thematic break is a line of only container prefixes (quote and list
+# markers), spaces and at least three of one of -, * or _. Candidate lines
+# are found with a plain character class, so the test is linear.
+_RULE_LINE = re.compile(r"^[ \t>+\-*_0-9.)]+$", re.MULTILINE)
+# Indented code needs four spaces within a line's leading container prefix
+# (tabs are left to the parser: any tab keeps the rule).
+_CODE_INDENT = re.compile(r"^[ >\-+*.)0-9]*?    ", re.MULTILINE)
 # A setext underline is a line of only = or - once container prefixes are gone.
 _UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.MULTILINE)
 
@@ -102,7 +106,9 @@ def _parser_without(absent: tuple[str, ...]) -> MarkdownIt:
 def block_parser_for(text: str) -> MarkdownIt:
     """The block parser for ``text``: ours, minus rules that cannot match it."""
     absent = [name for name, needles in _OPTIONAL_BLOCK_RULES if not any(n in text for n in needles)]
-    if _RULE_PAIR.search(text) is None:
+    if "\t" not in text and _CODE_INDENT.search(text) is None:
+        absent.append("code")
+    if not any(max(line.count("-"), line.count("*"), line.count("_")) >= 3 for line in _RULE_LINE.findall(text)):
         absent.append("hr")
     if _UNDERLINE.search(text) is None:
         absent.append("lheading")

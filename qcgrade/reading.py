@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from markdown_it.token import Token
 
 from .html_text import HtmlState, add_html_text
-from .inline import PLAIN, markup_kind, plain_text, read_inline
+from .inline import PLAIN, markup_kind, note_hints, plain_text, read_inline
 from .parser import block_parser_for
 from .source_map import Content, Lines, locate
 from .visible import Projection, ProjectionBuilder, Regions, builder_for, needs_cleaning
@@ -58,6 +58,7 @@ def read_document(text: str) -> Document:
     normalized = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     env: dict[str, Any] = {}
     tokens = block_parser_for(normalized).parse(normalized, env)
+    note_hints(normalized, env)
     lines = Lines(text)
     state = HtmlState()
     cleaning = needs_cleaning(text)
