@@ -46,7 +46,9 @@ def note_hints(text: str, env: dict[str, Any]) -> None:
     When it holds none, no block of it can, and the per-block regex tests are
     skipped: one scan of the document instead of one per paragraph.
     """
-    env[_MARKUP_SEEN] = _MARKUP.search(text) is not None
+    # Substring tests first: each is a fast C scan, the pattern is not.
+    maybe = "`" in text or "<" in text or "&" in text or "\\" in text
+    env[_MARKUP_SEEN] = maybe and _MARKUP.search(text) is not None
     env[_UNDERSCORE_SEEN] = "_" in text and _EMPHASIS_UNDERSCORE.search(text) is not None
 
 

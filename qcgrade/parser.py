@@ -83,15 +83,16 @@ _OPTIONAL_BLOCK_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("html_block", ("<",)),
     ("heading", ("#",)),
 )
-# A thematic break is a line of only container prefixes (quote and list
-# markers), spaces and at least three of one of -, * or _. Candidate lines
-# are found with a plain character class, so the test is linear.
-_RULE_LINE = re.compile(r"^[ \t>+\-*_0-9.)]+$", re.MULTILINE)
-# Indented code needs four spaces within a line's leading container prefix
-# (tabs are left to the parser: any tab keeps the rule).
-_CODE_INDENT = re.compile(r"^[ >\-+*.)0-9]*?    ", re.MULTILINE)
+# Only a line starting with one of these can open indented code, a thematic
+# break or a setext underline (after container prefixes of quote and list
+# markers); prose lines start with a letter and are skipped cheaply.
+_SHAPE_STARTS = frozenset(" \t>-+*_=0123456789")
+# A thematic break: only prefixes, spaces and at least three of one of -*_.
+_RULE_CHARS = re.compile(r"[ \t>+\-*_0-9.)]+")
+# Indented code: four spaces within the leading container prefix.
+_CODE_INDENT = re.compile(r"[ >\-+*.)0-9]*?    ")
 # A setext underline is a line of only = or - once container prefixes are gone.
-_UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.MULTILINE)
+_UNDERLINE = re.compile(r"[ \t>]*(?:=+|-+)[ \t]*")
 
 
 @cache
@@ -99,17 +100,26 @@ def _parser_without(absent: tuple[str, ...]) -> MarkdownIt:
     if not absent:
         return PARSER
     md = _make_parser()
-    md.block.ruler.disable(list(absent))
+    if "normalize" in absent:
+        md.core.ruler.disable("normalize")
+    md.block.ruler.disable([name for name in absent if name != "normalize"])
     return md
 
 
 def block_parser_for(text: str) -> MarkdownIt:
     """The block parser for ``text``: ours, minus rules that cannot match it."""
     absent = [name for name, needles in _OPTIONAL_BLOCK_RULES if not any(n in text for n in needles)]
-    if "\t" not in text and _CODE_INDENT.search(text) is None:
-        absent.append("code")
-    if not any(max(line.count("-"), line.count("*"), line.count("_")) >= 3 for line in _RULE_LINE.findall(text)):
-        absent.append("hr")
-    if _UNDERLINE.search(text) is None:
-        absent.append("lheading")
+    code = "\t" in text
+    rule = underline = False
+    for line in text.splitlines():  # every line break markdown-it knows, and more
+        if line[:1] not in _SHAPE_STARTS:
+            continue
+        code = code or _CODE_INDENT.match(line) is not None
+        if _RULE_CHARS.fullmatch(line):
+            rule = rule or max(line.count("-"), line.count("*"), line.count("_")) >= 3
+        underline = underline or _UNDERLINE.fullmatch(line) is not None
+    absent.extend(name for name, seen in (("code", code), ("hr", rule), ("lheading", underline)) if not seen)
+    if "\r" not in text and "\0" not in text:
+        # Nothing for the core "normalize" rule to replace: skip its two passes.
+        absent.append("normalize")
     return _parser_without(tuple(absent))

@@ -9,7 +9,6 @@ because a reward call on a clean section needs neither in full.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from operator import itemgetter
@@ -70,9 +69,6 @@ class Tldr(NamedTuple):
     form: str  # list | inline
 
 
-# Explicit bidi overrides can show "[E001]" as "[100E]".
-_BIDI_OVERRIDE = re.compile("[\u202d\u202e]")
-
 # Units read as one sentence each: a code block (shown verbatim, not prose).
 _WHOLE_UNITS = frozenset({"code"})
 _UNSET = object()
@@ -117,7 +113,7 @@ class Section:
         found, masks = _find_markers(folded, doc.code)
         tldrs, breaks = _find_tldrs(doc, folded)
         ends = _sentence_ends(doc, folded, breaks)
-        markers = _markers(doc, found, ends, _BIDI_OVERRIDE.search(text) is None)
+        markers = _markers(doc, found, ends, "\u202d" not in text and "\u202e" not in text)
         setter = object.__setattr__
         setter(self, "text", text)
         setter(self, "lines", LineIndex(text, doc.line_starts))

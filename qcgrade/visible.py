@@ -145,9 +145,9 @@ class IgnorableStrippingBuilder(ProjectionBuilder):
             super().add(visible[pos:], src_start + pos, src_end)
 
 
-# Zero-width code points and foldable look-alikes, found in one pass (the
-# regex engine's property lookup beats a stdlib class with astral ranges).
-_SPECIAL = regex.compile(r"[\p{Default_Ignorable_Code_Point}" + _FOLDABLE_CLASS + "]")
+# Zero-width code points: the regex engine's property lookup beats a stdlib
+# class with astral ranges, and two narrow scans beat one mixed class.
+_DEFAULT_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 
 
 def needs_cleaning(text: str) -> bool:
@@ -156,7 +156,11 @@ def needs_cleaning(text: str) -> bool:
     Entities can produce any character, so any ``&`` counts. Ordinary text
     answers no and skips both the stripping builder and folding.
     """
-    return "&" in text or (not text.isascii() and _SPECIAL.search(text) is not None)
+    if "&" in text:
+        return True
+    if text.isascii():
+        return False
+    return _DEFAULT_IGNORABLE.search(text) is not None or _FOLDABLE.search(text) is not None
 
 
 def builder_for(cleaning: bool) -> ProjectionBuilder:
