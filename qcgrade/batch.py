@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .evidence import EvidenceSlice, SliceError, load_slice
-from .files import InputError, read_slice
+from .files import InputError, json_limit, read_slice
 from .grader import active_checks, grade
 from .options import Options
 
@@ -153,7 +153,7 @@ def grade_line(number: int, raw: bytes | str, options: Options, base_dir: str = 
         except json.JSONDecodeError as exc:
             raise _LineError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
         except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
-            raise _LineError(f"invalid JSON: {_json_limit(exc)}") from None
+            raise _LineError(f"invalid JSON: {json_limit(exc)}") from None
         if not isinstance(item, dict):
             raise _LineError(f"expected a JSON object, got {_json_type(item)}")
         record_id = item.get("id")
@@ -204,7 +204,7 @@ def _evidence(item: dict[str, Any], base_dir: str) -> EvidenceSlice:
         except SliceError as exc:
             raise _LineError(f"slice: {exc}") from None
         except (ValueError, RecursionError) as exc:  # JSON text past Python's parsing limits
-            raise _LineError(f"slice: invalid JSON: {_json_limit(exc)}") from None
+            raise _LineError(f"slice: invalid JSON: {json_limit(exc)}") from None
     path = item["slice_path"]
     if not isinstance(path, str) or not path:
         got = "an empty string" if path == "" else _json_type(path)
@@ -218,7 +218,7 @@ def _evidence(item: dict[str, Any], base_dir: str) -> EvidenceSlice:
     except (InputError, OSError) as exc:
         raise _LineError(f"slice_path: {exc}") from None
     except (ValueError, RecursionError) as exc:  # JSON past Python's parsing limits
-        raise _LineError(f"slice_path: {resolved}: invalid JSON: {_json_limit(exc)}") from None
+        raise _LineError(f"slice_path: {resolved}: invalid JSON: {json_limit(exc)}") from None
 
 
 @lru_cache(maxsize=256)
@@ -236,15 +236,6 @@ def _error(number: int, record_id: Any, message: str, status: str = ERROR) -> Ba
 
 def _dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def _json_limit(exc: BaseException) -> str:
-    """What a JSON text that parses but exceeds Python's limits is, in a few words."""
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    if "digits" in str(exc):
-        return "a number has too many digits"
-    return str(exc).split(";")[0]
 
 
 def _json_type(value: Any) -> str:

@@ -27,6 +27,7 @@ from .evidence import EvidenceSlice, SliceError, load_slice
 from .files import (
     InputError,
     decode,
+    json_limit,
     read_bytes,
     read_section,
     read_slice,
@@ -98,7 +99,7 @@ def _item(path: Path, number: int, line: str) -> CorpusItem:
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: invalid JSON: {exc.msg} at column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
-        raise InputError(f"{where}: invalid JSON: {_json_limit(exc)}") from None
+        raise InputError(f"{where}: invalid JSON: {json_limit(exc)}") from None
     if not isinstance(row, dict):
         raise InputError(f"{where}: expected a JSON object, got {type(row).__name__}")
     item_id, section = row.get("id"), row.get("section")
@@ -127,14 +128,5 @@ def _item(path: Path, number: int, line: str) -> CorpusItem:
         except SliceError as exc:
             raise InputError(f"{where}: slice: {exc}") from None
         except (ValueError, RecursionError) as exc:  # JSON text past Python's parsing limits
-            raise InputError(f"{where}: slice: invalid JSON: {_json_limit(exc)}") from None
+            raise InputError(f"{where}: slice: invalid JSON: {json_limit(exc)}") from None
     return CorpusItem(item_id, section, evidence)
-
-
-def _json_limit(exc: BaseException) -> str:
-    """What a JSON text that parses but exceeds Python's limits is, in a few words."""
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    if "digits" in str(exc):
-        return "a number has too many digits"
-    return str(exc).split(";")[0]

@@ -82,3 +82,12 @@ def discover_sections(paths: list[Path]) -> list[Path]:
         else:
             found.append(path)
     return found
+
+
+def json_limit(exc: BaseException) -> str:
+    """What a JSON text that parses but exceeds Python's limits is, in a few words."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if "digits" in str(exc):
+        return "a number has too many digits"
+    return str(exc).split(";")[0]
