@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .evidence import EvidenceSlice, SliceError, load_slice
-from .files import InputError, json_limit, read_slice
+from .files import InputError, json_limit, parse_json_line, read_slice
 from .grader import active_checks, grade
 from .options import Options
 
@@ -149,11 +149,9 @@ def grade_line(number: int, raw: bytes | str, options: Options, base_dir: str = 
         if number == 1:
             text = text.lstrip("\ufeff")
         try:
-            item = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _LineError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
-        except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
-            raise _LineError(f"invalid JSON: {json_limit(exc)}") from None
+            item = parse_json_line(text)
+        except ValueError as exc:
+            raise _LineError(str(exc)) from None
         if not isinstance(item, dict):
             raise _LineError(f"expected a JSON object, got {_json_type(item)}")
         record_id = item.get("id")

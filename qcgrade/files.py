@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 from .evidence import EvidenceSlice, SliceError, load_slice
 
@@ -82,6 +84,16 @@ def discover_sections(paths: list[Path]) -> list[Path]:
         else:
             found.append(path)
     return found
+
+
+def parse_json_line(text: str) -> Any:
+    """One JSON value; ValueError with a one-line ``invalid JSON: ...`` message otherwise."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
+        raise ValueError(f"invalid JSON: {json_limit(exc)}") from None
 
 
 def json_limit(exc: BaseException) -> str:

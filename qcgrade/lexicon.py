@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import regex
 
-# Digits of any script and other number characters a reader reads as numbers:
-# decimal digits (Nd), letter numbers (Nl: Roman numerals) and other numbers
-# (No: superscripts, fractions such as 1/2 in one character, circled digits).
-DIGIT = r"\p{N}"
+# Numbers are read with \p{N}: decimal digits (Nd) of any script, letter
+# numbers (Nl: Roman numerals) and other numbers (No: superscripts, fractions
+# such as 1/2 in one character, circled digits), all of which a reader reads
+# as numbers.
 
 #: A citation id: letters then digits (``E001``, ``EV-12``), or a bare number
 #: (``[3]``, a numeric citation style that never resolves to a card).
@@ -103,7 +103,6 @@ SENTENCE_END = regex.compile(
     r")"
 )
 
-TLDR_ANYWHERE = regex.compile(r"TL\s*;\s*DR", regex.IGNORECASE)
 TLDR_LABEL = regex.compile(r"\s*(TL\s*;\s*DR)(?![\p{L}\p{N}])\s*:?", regex.IGNORECASE)
 # Inline TL;DR items start at the beginning or after ';' (or a line break) with a dash.
 TLDR_ITEM = regex.compile(r"(?:^|[;\n])\s*[-\u2013\u2014\u2022*]\s+")

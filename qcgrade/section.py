@@ -351,10 +351,7 @@ _HAS_WORD = regex.compile(r"[\p{L}\p{N}]")
 
 def _in_html(doc: Document, offset: int) -> bool:
     html = doc.html
-    if not html:
-        return False
-    i = bisect_right([s for s, _ in html], offset) - 1
-    return i >= 0 and html[i][1] > offset
+    return bool(html) and _overlaps([s for s, _ in html], html, offset, offset + 1)
 
 
 def _following_list_items(index: int, tokens: list[Token], visible_at: _VisibleUnits) -> int | None:
