@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 from .auditing import AuditReport, Verdict, audit, audit_async
+from .auditing.corpus import CorpusItem, load_corpus
 from .checks import CHECK_NAMES, CHECKS, Check
-from .corpus import CorpusItem, load_corpus
 from .evidence import Card, EvidenceSlice, Metric, SliceError, Xref, load_slice
 from .findings import Finding, Report
 from .grader import UnknownCheckError, active_checks, grade
@@ -25,8 +25,8 @@ from .injectors import (
     revert,
 )
 from .options import DEFAULT_HEDGES, Options
-from .rewards import Score, reward, score
-from .section import Section, parse_section
+from .reading.section import Section, parse_section
+from .rewards.base import Score, reward, score
 from .spans import jaccard
 
 __version__ = "0.1.0"

@@ -10,7 +10,7 @@ from .checks import CHECKS, Check
 from .evidence import EvidenceSlice, load_slice
 from .findings import Finding, Report
 from .options import Options
-from .section import parse_section
+from .reading.section import parse_section
 
 
 class UnknownCheckError(ValueError):

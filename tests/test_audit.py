@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from qcgrade.auditing import audit
 from qcgrade.auditing.items import build_items, corpus_entries
 from qcgrade.cli import main
+from qcgrade.curator.stats import mean
 from qcgrade.injectors import DEFECTS, QC_INVISIBLE, QC_VISIBLE
 from qcgrade.spans import jaccard
-from qcgrade.stats import mean
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 import helpers
 from qcgrade import Options, UnknownCheckError, grade
-from qcgrade.batch import BatchSummary, grade_jsonl, grade_line
 from qcgrade.cli import main
+from qcgrade.scale.batch import BatchSummary, grade_jsonl, grade_line
 
 PAIRS = helpers.fixture_pairs()
 DEFECT = "\n\nMargins fell 12% last year.\n"  # one bare number
@@ -299,16 +299,16 @@ def test_a_reader_that_goes_away_is_one_line_not_a_traceback(tmp_path: Path) -> 
 
 
 def test_a_bug_on_one_line_is_an_internal_error_record_and_exit_4(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import qcgrade.batch
+    import qcgrade.scale.batch
 
-    real_grade = qcgrade.batch.grade
+    real_grade = qcgrade.scale.batch.grade
 
     def buggy(text: str, *args: object, **kwargs: object) -> object:
         if "TRIGGER" in text:
             raise ZeroDivisionError("simulated bug")
         return real_grade(text, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(qcgrade.batch, "grade", buggy)
+    monkeypatch.setattr(qcgrade.scale.batch, "grade", buggy)
     source = tmp_path / "in.jsonl"
     source.write_bytes(b"".join(lines_of([GOOD, {**GOOD, "id": "bug", "section": "TRIGGER"}, GOOD])))
     code, out, _ = invoke(["batch", str(source), "-o", "-", "-j", "1"], tmp_path)

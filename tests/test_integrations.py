@@ -17,16 +17,16 @@ from typing import Any
 import pytest
 
 import helpers
-import qcgrade.integrations.openrlhf as openrlhf_module
-import qcgrade.integrations.trl as trl_module
-import qcgrade.integrations.verl as verl_module
+import qcgrade.rewards.openrlhf as openrlhf_module
+import qcgrade.rewards.trl as trl_module
+import qcgrade.rewards.verl as verl_module
 from qcgrade.evidence import SliceError
-from qcgrade.integrations import resolve_slice, stat_keys
-from qcgrade.integrations.openrlhf import make_reward_func as make_openrlhf_func
-from qcgrade.integrations.openrlhf import reward_func, strip_prompt
-from qcgrade.integrations.trl import completion_text, make_reward_func
-from qcgrade.integrations.verl import compute_score, compute_score_batch
-from qcgrade.rewards import reward, score
+from qcgrade.rewards.adapters import resolve_slice, stat_keys
+from qcgrade.rewards.base import reward, score
+from qcgrade.rewards.openrlhf import make_reward_func as make_openrlhf_func
+from qcgrade.rewards.openrlhf import reward_func, strip_prompt
+from qcgrade.rewards.trl import completion_text, make_reward_func
+from qcgrade.rewards.verl import compute_score, compute_score_batch
 
 SECTION = helpers.FIXTURES / "cloudmeadow-saas" / "s3.md"
 CLEAN = SECTION.read_text(encoding="utf-8")

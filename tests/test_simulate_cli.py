@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from qcgrade.cli import main
-from qcgrade.simulate import simulate
+from qcgrade.curator.simulate import simulate
 
 PAPER = ("--tau", "0.10", "--n-min", "24", "--cap", "12", "--rounds", "12")
 

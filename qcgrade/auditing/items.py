@@ -103,13 +103,13 @@ def _entry(item: Any) -> CorpusEntry:
 
 
 def corpus_entries(corpus: Any) -> list[CorpusEntry]:
-    """Entries from a corpus path (via :func:`qcgrade.corpus.load_corpus`) or an iterable.
+    """Entries from a corpus path (via :func:`qcgrade.auditing.corpus.load_corpus`) or an iterable.
 
     An iterable may hold corpus items (``.id``, ``.text``, ``.slice``),
     :class:`CorpusEntry` values or ``(id, text, slice)`` triples.
     """
     if isinstance(corpus, (str, Path)):
-        from ..corpus import load_corpus
+        from .corpus import load_corpus
 
         corpus = load_corpus(Path(corpus))
     return [_entry(item) for item in corpus]

@@ -92,7 +92,7 @@ def audit(judge: Any, corpus: Any, **options: Any) -> AuditReport:
     plain or ``async``, or returning ``(bool, spans)``, a verdict dict or
     ``"PASS"``/``"FAIL"``; a command string (run per item, JSON on stdin);
     or ``"qcgrade"`` for the built-in reference judge. ``corpus``: a
-    directory/file for :func:`qcgrade.corpus.load_corpus` or an iterable of
+    directory/file for :func:`qcgrade.auditing.corpus.load_corpus` or an iterable of
     corpus items / ``(id, text, slice)`` triples.
 
     Options (keyword only): ``seeds`` (count or list, default 1), ``tau``

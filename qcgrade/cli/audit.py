@@ -1,7 +1,7 @@
 """``qcgrade audit`` (measure a judge against the cliff) and ``qcgrade simulate`` (the curator).
 
 Thin: parse and validate options (bad values are one-line errors, exit 2),
-call :mod:`qcgrade.auditing` / :mod:`qcgrade.simulate`, print. rich draws the
+call :mod:`qcgrade.auditing` / :mod:`qcgrade.curator.simulate`, print. rich draws the
 progress bar (stderr, terminals only) and the table (stdout, terminals only);
 pipes get plain text.
 
@@ -29,15 +29,15 @@ from ..auditing import (
     retirement_curve,
     simulation_page,
 )
-from ..auditing import text as audit_text
 from ..auditing.judges import REFERENCE
 from ..auditing.report import AuditReport
 from ..auditing.run import audit as run_audit
 from ..config import did_you_mean
+from ..curator.simulate import SimulationResult, simulate
+from ..curator.theory import cliff, true_pass_threshold
 from ..files import InputError, read_bytes
 from ..injectors import DEFECTS
-from ..simulate import SimulationResult, simulate
-from ..theory import cliff, true_pass_threshold
+from ..render import audit_text
 from .app import EXIT_BAD_INPUT, _colour_wanted, fail, friendly
 
 

@@ -19,8 +19,8 @@ from typing import IO, Any
 
 import click
 
-from ..batch import BatchSummary, default_workers, grade_jsonl
 from ..files import InputError
+from ..scale.batch import BatchSummary, default_workers, grade_jsonl
 from .app import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_PASSED, fail, friendly
 from .config import grading_options, resolve_options
 

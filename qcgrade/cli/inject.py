@@ -18,9 +18,8 @@ from pathlib import Path
 
 import click
 
-from ..corpus import load_corpus
-from ..files import InputError, decode, read_bytes, read_section, read_slice, slice_for
-from ..gate import (
+from ..auditing.corpus import load_corpus
+from ..auditing.gate import (
     GateResult,
     Progress,
     gate_steps,
@@ -30,6 +29,7 @@ from ..gate import (
     skipped_lines,
     table_rows,
 )
+from ..files import InputError, decode, read_bytes, read_section, read_slice, slice_for
 from ..injectors import (
     DEFECTS,
     InjectionRecord,

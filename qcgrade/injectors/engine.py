@@ -23,7 +23,7 @@ from typing import Any
 from ..evidence import EvidenceSlice, load_slice
 from ..findings import Finding
 from ..grader import grade
-from ..section import Section, parse_section
+from ..reading.section import Section, parse_section
 from .base import Edit, Injector, Site, Span
 from .catalog import injector_for
 from .record import InjectionRecord, sha256

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from .report import AuditReport, ClassRate, Rate
+from ..auditing.report import AuditReport, ClassRate, Rate
 
 
 def _f(value: float | None, digits: int = 3) -> str:

@@ -1,6 +1,6 @@
 """The simulated retirement curve, and a measured judge placed on it.
 
-:func:`qcgrade.simulate.sweep` gives mean genuine retirements against the
+:func:`qcgrade.curator.simulate.sweep` gives mean genuine retirements against the
 corruption level: under false-pass bias (``rho_fp`` swept, ``rho_pf`` fixed)
 it collapses near the cliff ``(1 - tau)/2``; under symmetric noise it holds up.
 A judge measured by an audit is then simulated at its own ``(rho_fp, rho_pf)``
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..simulate import simulate, sweep
-from ..stats import mean
+from .simulate import simulate, sweep
+from .stats import mean
 
 #: Bias levels 0, 0.05, ..., 0.95 and noise levels 0, 0.05, ..., 0.45 (noise is inverted past 1/2).
 BIAS_GRID = tuple(i / 20 for i in range(20))
@@ -84,7 +84,7 @@ def retirement_curve(
     """Sweep bias (at fixed ``rho_pf``) and symmetric noise; simulate the judge if given.
 
     Defaults are the paper's (tau 0.10, N_min 24, cap 12, 12 rounds, seeds
-    42-44); ``extra`` goes to :func:`qcgrade.simulate.simulate` as well.
+    42-44); ``extra`` goes to :func:`qcgrade.curator.simulate.simulate` as well.
     Deterministic: fixed seeds, no global randomness.
     """
     seed_tuple = tuple(seeds)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from ..simulate import SimulationResult
-from ..stats import wilson_interval
-from .curve import RetirementCurve
-from .report import AuditReport, Rate
+from ..auditing.report import AuditReport, Rate
+from ..curator.curve import RetirementCurve
+from ..curator.simulate import SimulationResult
+from ..curator.stats import wilson_interval
+from .audit_text import counts_line, summary_lines, table_rows
 from .svg import (
     BLUE,
     GREEN,
@@ -29,7 +30,6 @@ from .svg import (
     flag_rate_bars,
     line_chart,
 )
-from .text import counts_line, summary_lines, table_rows
 
 #: Judge errors listed on the page before the rest are summarised.
 _LISTED = 50
