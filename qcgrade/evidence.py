@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
 
+from .errors import SliceError
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
@@ -102,10 +104,6 @@ def _reject_duplicates(values: list[str], what: str) -> None:
         if value in seen:
             raise ValueError(f"duplicate {what} {value!r}")
         seen.add(value)
-
-
-class SliceError(ValueError):
-    """A slice that cannot be used, with one human line: ``field: problem``."""
 
 
 def describe_validation_error(error: ValidationError) -> str:

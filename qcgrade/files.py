@@ -6,11 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .errors import InputError
 from .evidence import EvidenceSlice, SliceError, load_slice
-
-
-class InputError(Exception):
-    """Bad input: the message is one line that names the file and the problem."""
 
 
 def read_bytes(path: Path) -> bytes:

@@ -35,6 +35,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import JudgeError
 from ..grader import grade
 from ..options import Options
 
@@ -42,10 +43,6 @@ Span = tuple[int, int]
 
 #: How much of unparseable output to quote back in an error message.
 _QUOTE = 60
-
-
-class JudgeError(Exception):
-    """One judge call went wrong; the message is one line saying how."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,10 +16,8 @@ from typing import Any, TypeVar
 
 import click
 
-from ..evidence import SliceError
-from ..files import InputError
+from ..errors import NotApplicable, QcgradeError
 from ..findings import Graded
-from ..grader import UnknownCheckError
 from ..render import RENDERERS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -39,7 +37,10 @@ def friendly(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (InputError, SliceError, UnknownCheckError) as exc:
+        except NotApplicable as exc:
+            fail(str(exc), EXIT_NOT_APPLICABLE)
+        except QcgradeError as exc:
+            # Everything qcgrade reports about its input; any other exception is a bug.
             fail(str(exc))
         except KeyboardInterrupt:
             fail("interrupted", 130)

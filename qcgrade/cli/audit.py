@@ -248,9 +248,6 @@ def audit(
             on_items=on_items,
             on_outcome=on_outcome,
         )
-    except ValueError as exc:  # e.g. an unknown defect class
-        fail(str(exc))
-        return
     finally:
         stop()
     if not report.items and not report.skipped:
@@ -354,11 +351,7 @@ def simulate_command(
     result = simulate(rho_fp=rho_fp, rho_pf=rho_pf, seed=seed, **params)
     sweep = None
     if audit_path is not None:
-        try:
-            point = judge_point_from_audit(read_bytes(audit_path), str(audit_path))
-        except ValueError as exc:
-            fail(str(exc))
-            return
+        point = judge_point_from_audit(read_bytes(audit_path), str(audit_path))
         sweep = retirement_curve(rho_pf=rho_pf, judge=point, **params)
     if html_path is not None:
         _write(html_path, simulation_page(result, sweep))

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import InputError
 from .simulate import simulate, sweep
 from .stats import mean
 
@@ -109,21 +110,21 @@ def retirement_curve(
 def _prob(data: dict[str, Any], key: str, where: str) -> float:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (math.isfinite(value) and 0 <= value <= 1):
-        raise ValueError(f"{where}: {key!r} must be a number in [0, 1], got {value!r}")
+        raise InputError(f"{where}: {key!r} must be a number in [0, 1], got {value!r}")
     return float(value)
 
 
 def judge_point_from_audit(raw: str | bytes, where: str = "audit") -> JudgePoint:
     """Read the judge's rates back from ``qcgrade audit --format json`` output.
 
-    Raises ValueError with a one-line message naming ``where`` on bad input.
+    Raises :class:`~qcgrade.errors.InputError` with a one-line message naming ``where`` on bad input.
     """
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as exc:  # also undecodable bytes, huge numbers, deep nesting
-        raise ValueError(f"{where}: not a JSON audit report ({exc})") from None
+        raise InputError(f"{where}: not a JSON audit report ({exc})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{where}: not a JSON audit report (expected an object)")  # noqa: TRY004 -- bad input, not a caller's type error
+        raise InputError(f"{where}: not a JSON audit report (expected an object)")
     rho_fp = _prob(data, "rho_fp", where)
     rho_pf = _prob(data, "rho_pf", where)
     ci = (rho_fp, rho_fp)

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..errors import SectionFailure
 from ..files import InputError, read_section, read_slice, slice_beside
 from ..findings import Finding, Report
 from ..grader import grade
@@ -24,14 +25,6 @@ from ..rewards.base import SliceLike
 
 #: Longest offending text quoted in full; longer text keeps its two ends.
 _QUOTE_LIMIT = 60
-
-
-class SectionFailure(AssertionError):
-    """A section that failed its checks; ``report`` holds the findings."""
-
-    def __init__(self, message: str, report: Report) -> None:
-        super().__init__(message)
-        self.report = report
 
 
 def format_failure(report: Report, path: str | None = None) -> str:
