@@ -116,7 +116,45 @@ EXIT_CODES_HELP = (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
+class LazyGroup(click.Group):
+    """A command group that imports a command's module only when that command runs.
+
+    ``qcgrade check`` then never loads the audit, injection and simulation
+    machinery (asyncio, the HTML report), which keeps its start-up short.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})  # command name -> "module:attribute"
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            import importlib
+
+            module, attribute = self.lazy[cmd_name].split(":")
+            command = getattr(importlib.import_module(module), attribute)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+COMMANDS = {
+    "check": "qcgrade.cli.check:check",
+    "checks": "qcgrade.cli.check:list_checks",
+    "demo": "qcgrade.cli.check:demo",
+    "batch": "qcgrade.cli.batch:batch",
+    "config": "qcgrade.cli.config:show_config",
+    "audit": "qcgrade.cli.audit:audit",
+    "simulate": "qcgrade.cli.audit:simulate_command",
+    "inject": "qcgrade.cli.inject:inject_command",
+    "revert": "qcgrade.cli.inject:revert_command",
+    "gate": "qcgrade.cli.inject:gate_command",
+}
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
 @click.version_option(package_name="qcgrade")
 def main() -> None:
     """Deterministic QC grader for cited report sections, and defect injection to audit judges."""
