@@ -320,11 +320,10 @@ def test_a_bug_on_one_line_is_an_internal_error_record_and_exit_4(tmp_path: Path
 
 def test_the_progress_line_fits_an_80_column_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rate and ETA on one line of a standard terminal, not wrapped onto a second one."""
-    import importlib
     import io
     import re
 
-    batch_cli = importlib.import_module("qcgrade.cli.batch")  # the module, not the command it defines
+    from qcgrade.cli.progress import progress_bar
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -334,9 +333,10 @@ def test_the_progress_line_fits_an_80_column_terminal(monkeypatch: pytest.Monkey
     monkeypatch.setattr(sys, "stderr", screen)
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.delenv("NO_COLOR", raising=False)
-    with batch_cli._progress(3_000_000) as advance:
+    # How batch drives the bar: the total and steps are bytes read, the count is lines.
+    with progress_bar("grading", 3_000_000, unit="lines") as advance:
         assert advance is not None
-        advance(12_000, 3_000_000)
+        advance(12_000, count=12_000)
     shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())
     lines = [line for line in re.split(r"[\r\n]", shown) if line.strip()]
     assert lines and all(len(line) <= 80 for line in lines), lines

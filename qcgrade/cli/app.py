@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -19,6 +20,7 @@ import click
 from ..errors import NotApplicable, QcgradeError
 from ..findings import Graded
 from ..render import RENDERERS
+from .output import discard_stdout, write_output, write_rendered
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,38 +78,22 @@ def _internal(exc: Exception) -> None:
     fail(f"internal error: {type(exc).__name__}: {exc} (set QCGRADE_DEBUG=1 for a traceback)", EXIT_INTERNAL)
 
 
-def emit(results: Sequence[Graded], fmt: str) -> None:
-    """Print results in a format; colour only for text on a terminal.
+def emit(results: Sequence[Graded], fmt: str, dest: Path | None = None) -> None:
+    """Write results in a format; colour only for text on a terminal.
 
     A reader that goes away (``| head``) is not an error: the rest of the
     output is dropped and the command still exits with its verdict.
     """
-    try:
-        if fmt == "text" and _colour_wanted():
-            from rich.console import Console
+    if fmt == "text":
 
+        def rich() -> object:
             from ..render.text import render_rich
 
-            Console(highlight=False, soft_wrap=True).print(render_rich(results), end="")
-            return
-        click.echo(RENDERERS[fmt](results), nl=False)
-    except BrokenPipeError:
-        discard_stdout()
+            return render_rich(results)
 
-
-def discard_stdout() -> None:
-    """Send whatever is still written to stdout to the null device (its reader is gone)."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    finally:
-        os.close(devnull)
-
-
-def _colour_wanted() -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    return sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
+        write_rendered(dest, lambda: RENDERERS["text"](results), rich)
+    else:
+        write_output(dest, RENDERERS[fmt](results))
 
 
 EXIT_CODES_HELP = (
