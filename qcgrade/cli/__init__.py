@@ -9,12 +9,14 @@ from __future__ import annotations
 from .app import main
 from .audit import audit, simulate_command
 from .batch import batch
+from .changed import check_changed
 from .check import check, demo, list_checks
 from .config import show_config
 from .inject import gate_command, inject_command, revert_command
 
 for command in (
     check,
+    check_changed,
     list_checks,
     demo,
     batch,
