@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .evidence import EvidenceSlice, SliceError, load_slice
+from .evidence import EvidenceSlice, SliceError, json_error_text, load_slice
 
 
 def read_bytes(path: Path) -> bytes:
@@ -88,7 +88,7 @@ def parse_json_line(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+        raise ValueError(f"invalid JSON: {json_error_text(exc, line=False)}") from None
     except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
         raise ValueError(f"invalid JSON: {json_limit(exc)}") from None
 

@@ -113,7 +113,7 @@ def test_trl_conversational_completions_grade_the_last_assistant_message() -> No
 
 def test_trl_rows_without_a_slice_get_none_not_a_crash() -> None:
     func = make_reward_func()
-    with pytest.warns(RuntimeWarning, match="unusable slice"):
+    with pytest.warns(RuntimeWarning, match="row 0: no slice in column .slice."):
         rewards = trl_call(func, [CLEAN, CLEAN, CLEAN, 12345], slice=[None, "{not json", SLICE_JSON, SLICE_JSON])
     assert rewards == [None, None, 1.0, None]
 

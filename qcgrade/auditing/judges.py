@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import JudgeError
+from ..evidence import json_error_text
 from ..grader import grade
 from ..options import Options
 
@@ -99,7 +100,7 @@ def parse_output(stdout: str) -> Verdict:
         try:
             obj = json.loads(body)
         except json.JSONDecodeError as exc:
-            raise JudgeError(f"output is not valid JSON ({exc.msg} at char {exc.pos})") from None
+            raise JudgeError(f"output is not valid JSON ({json_error_text(exc)})") from None
         except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
             raise JudgeError(f"output is not usable JSON ({_one_line(str(exc))})") from None
         if not isinstance(obj, dict):

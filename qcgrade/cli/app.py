@@ -128,6 +128,7 @@ class LazyGroup(click.Group):
 
 COMMANDS = {
     "check": "qcgrade.cli.check:check",
+    "check-changed": "qcgrade.cli.changed:check_changed",
     "checks": "qcgrade.cli.check:list_checks",
     "demo": "qcgrade.cli.check:demo",
     "batch": "qcgrade.cli.batch:batch",

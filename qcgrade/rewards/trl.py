@@ -10,8 +10,9 @@ conversational datasets. The function returns one float per completion, or
 
 Here the evidence slice of each row comes from a dataset column (``slice`` by
 default) holding the slice as a dict or as JSON text. A row without a usable
-slice, or whose completion has no text, gets ``None``, never an exception, and
-the first such row is reported once with a warning.
+slice (none, or one that does not validate), or whose completion has no text,
+gets ``None``, never an exception; the first such row of a reward function is
+reported with one ``RuntimeWarning``.
 """
 
 from __future__ import annotations
@@ -52,7 +53,14 @@ class RewardFunc:
         for index, completion in enumerate(completions):
             text = completion_text(completion)
             raw = slices[index] if index < len(slices) else None
-            if text is None or raw is None:
+            if raw is None:
+                # An Arrow column stores a row without a slice as None; a short
+                # column (fewer slices than completions) is read the same way.
+                self._warn(f"row {index}: no slice in column {self.slice_column!r}")
+                rewards.append(None)
+                continue
+            if text is None:
+                self._warn(f"row {index}: no assistant text in the completion ({type(completion).__name__})")
                 rewards.append(None)
                 continue
             try:

@@ -1,12 +1,19 @@
-"""A verl custom reward function (``custom_reward_function.path`` / ``.name``).
+"""A verl custom reward function.
+
+Configured as ``reward.custom_reward_function.{path,name,reward_kwargs}`` from
+verl 0.7.1 on, as the top-level ``custom_reward_function`` up to 0.7.0 (the
+exact YAML and command line per version are in docs/integrations.md).
 
 verl's reward managers call ``compute_score(data_source=..., solution_str=...,
 ground_truth=..., extra_info=...)`` once per response (``solution_str`` is the
-decoded response only), merging in any ``custom_reward_function.reward_kwargs``
-from the config; the batch manager calls ``compute_score(data_sources=...,
-solution_strs=..., ground_truths=..., extra_infos=...)`` once per batch. A
-float is the reward; a dict's ``score`` is the reward and its other keys are
-logged as ``reward_extra_info``.
+decoded response only; 0.9.x also passes ``reward_router_address`` and
+``reward_model_tokenizer`` when a reward model router runs, ignored here), with
+the config's ``reward_kwargs`` merged in. Up to 0.6.x the ``batch`` reward
+manager calls ``compute_score(data_sources=..., solution_strs=...,
+ground_truths=..., extra_infos=...)`` once per batch (:func:`compute_score_batch`);
+from 0.7.1 the trainer cannot reach that manager. A float is the reward; a
+dict's ``score`` is the reward and its other keys are logged as
+``reward_extra_info``.
 
 The slice is ``ground_truth`` (the parquet column ``reward_model.ground_truth``)
 as a dict or JSON text, or, when that is empty, ``extra_info["slice"]``. JSON
@@ -60,7 +67,7 @@ def compute_score_batch(
     return_dict: bool = False,
     **_ignored: Any,
 ) -> list[float | dict[str, Any]]:
-    """:func:`compute_score` over a batch, for verl's batch reward manager."""
+    """:func:`compute_score` over a batch, for verl's ``batch`` reward manager (verl 0.6.x and earlier)."""
     solution_strs = () if solution_strs is None else solution_strs
     count = len(solution_strs)
     truths = list(ground_truths) if ground_truths is not None else [None] * count
