@@ -1,0 +1,357 @@
+"""Compare a citing sentence with what its cited cards and tagged metrics state.
+
+The slice side is read once per slice (:func:`facts_for`): each card's
+values (claim, quote and the metrics it lists in ``metric_refs``) and its
+direction words, each with the clause it sits in. The section side is read
+per sentence, and only for sentences whose every marker resolves: a
+sentence with an orphan citation or an unregistered tag already fails tier
+1, and what an unknown card says cannot be compared.
+
+Which quantity a direction word is about is decided by *anchoring*: a
+sentence's direction word is compared only with a card's direction word
+whose clause shares a value or a content word with its own clause ("the
+margin began to narrow" is not about "deposit costs rose", even in a
+sentence that cites that card). A contradiction needs an anchored card
+direction that says the opposite and none that agrees.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import regex
+
+from ..evidence import Card, EvidenceSlice
+from ..section import Numeral, Section, Sentence
+from .directions import LEXICON, Direction, agrees, contradicts, directions, implied_directions
+from .values import Value, derived_values, metric_values, read_numeral, read_values, same_value
+
+# Clauses end at punctuation that separates them and at joining words.
+_CLAUSE_BREAK = regex.compile(
+    r"[,;:()\u2013\u2014]|\s-\s|(?<!\w)(?:but|while|whereas|although|though|yet|and|which|after|before|as)(?!\w)",
+    regex.IGNORECASE,
+)
+_WORD = regex.compile(r"(?<![\w\-])\p{L}[\p{L}\-']{3,}")
+# Words too common to say which quantity a clause is about.
+_STOPWORDS = frozenset(
+    """that this these those there their they them then than with from into onto over under about after before
+    year years quarter quarters month months period prior previous last next first second third half full
+    were was been being have has had will would could should may might must also only just more less most least
+    still even much many some such each other what when where which while whose within without against between
+    around near nearly roughly about approximately compared versus same percent basis points point total
+    company group business report reported reports says said according annual level levels rate rates
+    term terms time times share""".split()
+)
+_STEM = 5  # characters of a word that identify it ("deposits" ~ "deposit", "margins" ~ "margin")
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The stems of a clause's content words (no stopwords, no direction words)."""
+    stems = set()
+    for match in _WORD.finditer(text):
+        word = match.group().lower()
+        if word in _STOPWORDS or word in LEXICON:
+            continue
+        stems.add(word[:_STEM])
+    return frozenset(stems)
+
+
+def clause_bounds(text: str, start: int, end: int, at: int) -> tuple[int, int]:
+    """The clause of ``text[start:end]`` that holds offset ``at``."""
+    lo, hi = start, end
+    for match in _CLAUSE_BREAK.finditer(text, start, end):
+        if match.end() <= at:
+            lo = match.end()
+        elif match.start() >= at:
+            hi = match.start()
+            break
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class CardDirection:
+    """A direction word in a card, with the values and content words of its clause."""
+
+    direction: Direction
+    clause: str
+    values: tuple[Value, ...]
+    words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """What one card states: its values (derived ones apart) and its directions."""
+
+    card: Card
+    values: tuple[Value, ...]
+    derived: tuple[Value, ...]
+    directions: tuple[CardDirection, ...]
+
+
+@dataclass(frozen=True)
+class SliceFacts:
+    """Every card's facts, and every metric's values, read once per slice."""
+
+    cards: dict[str, CardFacts]
+    metrics: dict[str, tuple[Value, ...]]
+
+    def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
+        """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
+        for card_id, facts in self.cards.items():
+            if card_id not in exclude and any(same(value, v) for v in facts.values):
+                return card_id
+        return None
+
+
+same = same_value
+
+
+def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
+    values: list[Value] = []
+    found: list[CardDirection] = []
+    for text in (card.claim, card.quote):
+        values.extend(read_values(text))
+        for direction in [*directions(text), *implied_directions(text)]:
+            lo, hi = clause_bounds(text, 0, len(text), direction.start)
+            clause = text[lo:hi]
+            found.append(CardDirection(direction, clause, tuple(read_values(clause)), content_words(clause)))
+    for tag in card.metric_refs:
+        values.extend(metrics.get(tag, ()))
+    return CardFacts(card, tuple(values), tuple(derived_values(values)), tuple(found))
+
+
+_CACHE: OrderedDict[int, tuple[EvidenceSlice, SliceFacts]] = OrderedDict()
+_CACHE_SIZE = 64
+
+
+def facts_for(evidence: EvidenceSlice) -> SliceFacts:
+    """The slice's facts, read once per slice object (reward loops reuse a few slices)."""
+    key = id(evidence)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is evidence:
+        _CACHE.move_to_end(key)
+        return hit[1]
+    metrics = {m.tag: tuple(metric_values(m.value, m.unit)) for m in evidence.metrics}
+    facts = SliceFacts({c.id: _card_facts(c, metrics) for c in evidence.cards}, metrics)
+    _CACHE[key] = (evidence, facts)  # the slice is kept alive, so its id is not reused
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return facts
+
+
+@dataclass(frozen=True)
+class CitingSentence:
+    """A sentence whose every marker resolves, with the cards and metrics it names."""
+
+    index: int
+    sentence: Sentence
+    cards: tuple[str, ...]  # distinct, in order of citation
+    tags: tuple[str, ...]
+    groups: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (start, card ids) per citation group
+    tag_spans: tuple[tuple[int, str], ...] = ()  # (start, tag) per registered metric tag
+
+    def owners(self, at: int) -> tuple[str, ...]:
+        """The cards a claim at offset ``at`` rests on: the first citation group after it, else the last before."""
+        before: tuple[str, ...] = ()
+        for start, ids in self.groups:
+            if start >= at:
+                return ids
+            before = ids
+        return before or self.cards
+
+
+def citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
+    """Sentences that cite a card or tag a metric, every marker of them resolving and vouching."""
+    if not section.citations and not section.metric_tags:
+        return
+    cards_of: dict[int, list[str]] = {}
+    tags_of: dict[int, list[str]] = {}
+    groups_of: dict[int, list[tuple[int, int, list[str]]]] = {}
+    spans_of: dict[int, list[tuple[int, str]]] = {}
+    spoiled: set[int] = set()
+    text = section.text
+    for marker in section.citations:
+        if marker.id not in evidence.card_ids or not marker.vouches:
+            spoiled.add(marker.sentence)
+            continue
+        if marker.id not in cards_of.setdefault(marker.sentence, []):
+            cards_of[marker.sentence].append(marker.id)
+        groups = groups_of.setdefault(marker.sentence, [])
+        # Markers with only brackets, separators or blanks between them form one group.
+        if groups and marker.start - groups[-1][1] <= 8 and not text[groups[-1][1] : marker.start].strip(" ,;[]"):
+            groups[-1] = (groups[-1][0], marker.end, [*groups[-1][2], marker.id])
+        else:
+            groups.append((marker.start, marker.end, [marker.id]))
+    for marker in section.metric_tags:
+        if marker.id not in evidence.metric_tags or not marker.vouches:
+            spoiled.add(marker.sentence)
+            continue
+        spans_of.setdefault(marker.sentence, []).append((marker.start, marker.id))
+        if marker.id not in tags_of.setdefault(marker.sentence, []):
+            tags_of[marker.sentence].append(marker.id)
+    sentences = section.sentences
+    for index in sorted((set(cards_of) | set(tags_of)) - spoiled):
+        sentence = sentences[index]
+        if sentence.kind == "code":
+            continue
+        owned = tuple((start, tuple(ids)) for start, _end, ids in groups_of.get(index, ()))
+        tags = tuple(tags_of.get(index, ()))
+        yield CitingSentence(index, sentence, tuple(cards_of.get(index, ())), tags, owned, tuple(spans_of.get(index, ())))
+
+
+@dataclass(frozen=True)
+class ValueMiss:
+    """A numeral no cited card or named metric states."""
+
+    numeral: Numeral
+    value: Value
+    cards: tuple[str, ...]  # the cards it rests on (its citation group)
+    cited: CitingSentence
+    elsewhere: str | None  # a card of the slice that does state it
+
+
+def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = False) -> Iterator[ValueMiss]:
+    """Every numeral of a citing sentence that its sources do not state.
+
+    A numeral rests on the citation group that follows it (else the last one
+    before it), as a reader attributes it, plus every metric tagged in the
+    sentence: "rose 31% [C22]" must be in C22 even when the same sentence
+    cites C21 elsewhere.
+    """
+    cited = {c.index: c for c in citing_sentences(section, evidence)}
+    if not cited:
+        return
+    facts = facts_for(evidence)
+    text = section.text
+    sources: dict[tuple[str, ...], tuple[tuple[Value, ...], tuple[Value, ...]]] = {}
+    for numeral in section.numerals:
+        where = cited.get(numeral.sentence)
+        if where is None:
+            continue
+        if skip_years and _is_year(numeral.text):
+            continue
+        value = read_numeral(numeral.text, text[max(0, numeral.start - 4) : numeral.start], text[numeral.end : numeral.end + 32])
+        if value is None:
+            continue
+        owners = where.owners(numeral.start)
+        key = (*owners, "{", *where.tags)
+        if key not in sources:
+            sources[key] = _sources(facts, owners, where.tags)
+        stated, derived = sources[key]
+        if any(same(value, v) for v in stated) or any(same(value, v) for v in derived):
+            continue
+        yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
+
+
+def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Value, ...]]:
+    stated: list[Value] = []
+    derived: list[Value] = []
+    for card_id in cards:
+        card = facts.cards[card_id]
+        stated.extend(card.values)
+        derived.extend(card.derived)
+    tagged: list[Value] = []
+    for tag in tags:
+        tagged.extend(facts.metrics.get(tag, ()))
+    stated.extend(tagged)
+    if tagged or len(cards) > 1:
+        # Values computed across sources: a tagged value against a card's, or two cards'.
+        derived.extend(derived_values(stated))
+    return tuple(stated), tuple(derived)
+
+
+def _is_year(text: str) -> bool:
+    return len(text) == 4 and text.isascii() and text.isdigit() and text[:2] in ("19", "20")
+
+
+@dataclass(frozen=True)
+class PolarityMiss:
+    """A direction word that contradicts what a cited card says of the same quantity."""
+
+    direction: Direction
+    card: str
+    card_direction: CardDirection
+    cited: CitingSentence
+
+
+def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[PolarityMiss]:
+    """Every direction word of a citing sentence that its cited cards contradict."""
+    facts: SliceFacts | None = None
+    text = section.text
+    masks = [(m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs)]
+    numerals: list[Numeral] | None = None
+    for where in citing_sentences(section, evidence):
+        if not where.cards:
+            continue
+        sentence = where.sentence
+        found = [d for d in directions(text, sentence.start, sentence.end) if not _masked(masks, d.start, d.end)]
+        if not found:
+            continue
+        if facts is None:
+            facts = facts_for(evidence)
+            numerals = list(section.numerals)
+        assert numerals is not None
+        own = [n for n in numerals if n.sentence == where.index]
+        for direction in found:
+            miss = _judge(facts, where, direction, text, own)
+            if miss is not None:
+                yield miss
+
+
+def _masked(masks: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s < end and start < e for s, e in masks)
+
+
+def _judge(facts: SliceFacts, where: CitingSentence, direction: Direction, text: str, own: list[Numeral]) -> PolarityMiss | None:
+    sentence = where.sentence
+    lo, hi = clause_bounds(text, sentence.start, sentence.end, direction.start)
+    words = content_words(text[lo:hi])
+    values = _scope_values(facts, where, direction, text, own, lo, hi)
+    by_value: list[tuple[str, CardDirection]] = []
+    by_words: list[tuple[str, CardDirection]] = []
+    for card_id in where.owners(direction.start):
+        for card_direction in facts.cards[card_id].directions:
+            if card_direction.direction.axis != direction.axis:
+                continue
+            if values and card_direction.values and any(same(v, c) for v in values for c in card_direction.values):
+                by_value.append((card_id, card_direction))
+            elif len(words & card_direction.words) >= 2:
+                # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
+                by_words.append((card_id, card_direction))
+    # A shared value ties a sentence to a card clause more surely than shared words.
+    anchored = by_value or by_words
+    if any(agrees(direction, d.direction) for _card, d in anchored):
+        return None
+    for card_id, card_direction in anchored:
+        if contradicts(direction, card_direction.direction):
+            return PolarityMiss(direction, card_id, card_direction, where)
+    return None
+
+
+def _scope_values(
+    facts: SliceFacts, where: CitingSentence, direction: Direction, text: str, own: list[Numeral], lo: int, hi: int
+) -> list[Value]:
+    """The values a direction word speaks of: from it to the next direction word, else back to the previous one.
+
+    "Cement fell 4% to 11.2 M tonnes, price up 9%": "fell" speaks of 4% and 11.2.
+    """
+    others = [d.start for d in directions(text, lo, hi) if d.start != direction.start]
+    after = min((s for s in others if s > direction.start), default=hi)
+    before = max((s for s in others if s < direction.start), default=lo)
+    for start, end in ((direction.end, after), (before, direction.start)):
+        values = [
+            v
+            for n in own
+            if start <= n.start < end
+            for v in (read_numeral(n.text, text[max(0, n.start - 4) : n.start], text[n.end : n.end + 32]),)
+            if v is not None
+        ]
+        # A metric tag stands for its value ("CET1 higher at {cet1}").
+        for at, tag in where.tag_spans:
+            if start <= at < end:
+                values.extend(facts.metrics.get(tag, ()))
+        if values:
+            return values
+    return []
