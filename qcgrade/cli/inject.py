@@ -117,8 +117,9 @@ def revert_command(injected: Path, record_path: Path, output: Path | None) -> No
     "--defect", "defects", multiple=True, type=click.Choice(DEFECTS), help="Only these classes (repeatable; default all seven)."
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--grounding", is_flag=True, help="Also grade each injection with the tier-3 grounding checks (extra columns).")
 @friendly
-def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str) -> None:
+def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str, grounding: bool) -> None:
     """The gate table: inject every class into every clean section of CORPUS and grade it.
 
     CORPUS is a folder of NAME.md + NAME.json pairs or a JSONL file of
@@ -128,7 +129,7 @@ def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str) -
     items = load_corpus(corpus)
     chosen = tuple(d for d in DEFECTS if d in defects) if defects else DEFECTS
     with _progress(gate_steps(items, seeds, chosen)) as advance:
-        result = run_gate(items, seeds, chosen, advance)
+        result = run_gate(items, seeds, chosen, advance, grounding=grounding)
     if fmt == "json":
         click.echo(json.dumps(result.to_dict(), sort_keys=True, indent=2, ensure_ascii=False))
     elif _colour_wanted():
@@ -212,7 +213,9 @@ def _print_rich(result: GateResult) -> None:
 
     console = Console(highlight=False, soft_wrap=True)
     console.print(headline(result))
-    short = ("defect", "applied", "n/a", "flag", "exact", "jaccard", "reverted", "places", "rejected")
+    short: tuple[str, ...] = ("defect", "applied", "n/a", "flag", "exact", "jaccard", "reverted", "places", "rejected")
+    if result.grounding:
+        short += ("+g flag", "+g exact", "g jaccard")
     rows = [(cells[0], *cells[2:]) for cells in table_rows(result)]
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
     for i, name in enumerate(short):
