@@ -43,7 +43,7 @@ _SIZE_UP = _forms(
 _SIZE_DOWN = _forms(
     """fell fall falls falling fallen decline declined declines declining decrease decreased decreases decreasing
     drop dropped drops dropping dip dipped dips dipping slip slipped slips slipping slid slide slides sliding
-    shrink shrank shrinks shrinking shrunk contracted contracting contraction narrow narrowed narrows narrowing
+    shrink shrank shrinks shrinking shrunk contracting contraction narrow narrowed narrows narrowing
     decelerate decelerated decelerates decelerating deceleration plunge plunged plunges plunging tumble tumbled
     slump slumped slumps slumping sank sink sinks sinking halved eroded eroding compressed compression
     lower lowest retreated"""
@@ -70,21 +70,23 @@ for _words, _axis, _sign in (
         LEXICON[_word] = (_axis, _sign)
 
 # Words that are directions only in some company: "up"/"down" before a
-# figure or to/from/by ("down 6%", "up to 3.1%"); "above"/"below" before a
+# figure or to/from/by ("down 6%", "up to 3.1%") or alone in a table cell; "above"/"below" before a
 # figure or a yardstick ("below 3%", "above consensus", never "discussed
 # below"); "gain"/"loss" as a change ("a loss of 3.5 points"), never an
 # accounting line ("net loss of 12 M").
-_FIGURE = r"(?:\p{N}|\p{Sc}|[+\-\u2212~]|\{)"
+_FIGURE = r"(?:\p{N}|\p{Sc}|[+\-\u2212~]|\{|(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half)(?!\w))"
 _YARDSTICK = (
     r"(?:the\s+|its\s+|our\s+)?(?:"
     + _FIGURE
     + r"|consensus|guidance|expectations|estimates?|targets?|forecasts?|plan|budget|peers)"
 )
 _CONTEXTUAL = (
-    rf"|(?P<up>up)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w)))"
-    rf"|(?P<down>down)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w)))"
+    rf"|(?P<up>up)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"
+    rf"|(?P<down>down)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"
     rf"|(?P<above>above|ahead\s+of|more\s+than)(?=\s+{_YARDSTICK})"
     rf"|(?P<below>below|behind|less\s+than|short\s+of)(?=\s+{_YARDSTICK})"
+    # "contracted backlog" is under contract; "margin contracted (sharply) to" shrank.
+    r"|(?P<contracted>contracted)(?!\s+(?![\p{L}]+ly(?![\p{L}]))(?!to|by|from|in|on|at|as|and|but|while)\p{L})"
     r"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<gain>gains?)(?=\s+of\s)"
     r"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<loss>loss(?:es)?|lost)(?=\s+(?:of\s|\p{N}))"
 )
@@ -93,6 +95,7 @@ _CONTEXT_MEANING = {
     "down": (SIZE, DOWN),
     "above": (SIZE, UP),
     "below": (SIZE, DOWN),
+    "contracted": (SIZE, DOWN),
     "gain": (SIZE, UP),
     "loss": (SIZE, DOWN),
 }

@@ -58,6 +58,32 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(stems)
 
 
+_FUNCTION_WORDS = frozenset(
+    """a an the of to by at in on was were is are be been has had have its their his her our and or from with for
+    than as so very slightly sharply further also again still only year quarter""".split()
+)
+_TOKEN = regex.compile(r"[\p{L}][\p{L}\-']*")
+
+
+def neighbours(text: str, direction: Direction, lo: int, hi: int) -> tuple[str, str]:
+    """The stems of the nearest content words before and after a direction word, in its clause.
+
+    "revenue growth forecast" and "revenue decline forecast" share both:
+    the same collocation, so the same quantity.
+    """
+    before = ""
+    for token in reversed(_TOKEN.findall(text, max(lo, direction.start - 40), direction.start)):
+        if token.lower() not in _FUNCTION_WORDS:
+            before = token.lower()[:_STEM]
+            break
+    after = ""
+    for token in _TOKEN.findall(text, direction.end, min(hi, direction.end + 40)):
+        if token.lower() not in _FUNCTION_WORDS:
+            after = token.lower()[:_STEM]
+            break
+    return before, after
+
+
 def clause_bounds(text: str, start: int, end: int, at: int) -> tuple[int, int]:
     """The clause of ``text[start:end]`` that holds offset ``at``."""
     lo, hi = start, end
@@ -78,6 +104,8 @@ class CardDirection:
     clause: str
     values: tuple[Value, ...]
     words: frozenset[str]
+    neighbours: tuple[str, str] = ("", "")  # the content words just before and after it
+    lexical: bool = True  # a word of the lexicon (not a direction implied by numbers)
 
 
 @dataclass(frozen=True)
@@ -113,10 +141,15 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     found: list[CardDirection] = []
     for text in (card.claim, card.quote):
         values.extend(read_values(text))
-        for direction in [*directions(text), *implied_directions(text)]:
+        for direction in directions(text):
             lo, hi = clause_bounds(text, 0, len(text), direction.start)
             clause = text[lo:hi]
-            found.append(CardDirection(direction, clause, tuple(read_values(clause)), content_words(clause)))
+            near = neighbours(text, direction, lo, hi)
+            found.append(CardDirection(direction, clause, tuple(read_values(clause)), content_words(clause), near))
+        for direction in implied_directions(text):
+            lo, hi = clause_bounds(text, 0, len(text), direction.start)
+            clause = text[lo:hi]
+            found.append(CardDirection(direction, clause, tuple(read_values(clause)), content_words(clause), lexical=False))
     for tag in card.metric_refs:
         values.extend(metrics.get(tag, ()))
     return CardFacts(card, tuple(values), tuple(derived_values(values)), tuple(found))
@@ -309,25 +342,63 @@ def _judge(facts: SliceFacts, where: CitingSentence, direction: Direction, text:
     lo, hi = clause_bounds(text, sentence.start, sentence.end, direction.start)
     words = content_words(text[lo:hi])
     values = _scope_values(facts, where, direction, text, own, lo, hi)
+    near = neighbours(text, direction, lo, hi)
+    by_neighbour: list[tuple[str, CardDirection]] = []
     by_value: list[tuple[str, CardDirection]] = []
     by_words: list[tuple[str, CardDirection]] = []
     for card_id in where.owners(direction.start):
         for card_direction in facts.cards[card_id].directions:
             if card_direction.direction.axis != direction.axis:
                 continue
+            theirs = card_direction.neighbours
+            if card_direction.lexical and _same_collocation(near, theirs):
+                # The same collocation ("revenue growth forecast"): surely the same quantity.
+                by_neighbour.append((card_id, card_direction))
             if values and card_direction.values and any(same(v, c) for v in values for c in card_direction.values):
                 by_value.append((card_id, card_direction))
             elif len(words & card_direction.words) >= 2:
                 # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
                 by_words.append((card_id, card_direction))
     # A shared value ties a sentence to a card clause more surely than shared words.
-    anchored = by_value or by_words
+    anchored = by_neighbour or by_value or by_words or _sole_direction(facts, where, direction, words, text)
     if any(agrees(direction, d.direction) for _card, d in anchored):
         return None
     for card_id, card_direction in anchored:
         if contradicts(direction, card_direction.direction):
             return PolarityMiss(direction, card_id, card_direction, where)
     return None
+
+
+def _same_collocation(ours: tuple[str, str], theirs: tuple[str, str]) -> bool:
+    """Both neighbours agree (an absent one agrees with anything), and at least one is there."""
+    pairs = list(zip(ours, theirs))
+    return any(a and a == b for a, b in pairs) and all(not a or not b or a == b for a, b in pairs)
+
+
+def _sole_direction(
+    facts: SliceFacts, where: CitingSentence, direction: Direction, words: frozenset[str], text: str
+) -> list[tuple[str, CardDirection]]:
+    """A weak tie, used when nothing stronger holds: one card, one way, one shared word.
+
+    The word's claim rests on a single card whose directions on this axis all
+    agree, the clauses share a content word, and no other direction word of
+    the sentence on this axis says what the card says (if one does, that one
+    is about the card's quantity and this one about something else).
+    """
+    owners = where.owners(direction.start)
+    if len(owners) != 1:
+        return []
+    on_axis = [d for d in facts.cards[owners[0]].directions if d.direction.axis == direction.axis and d.lexical]
+    if not on_axis or not words & frozenset().union(*(d.words for d in on_axis)):
+        return []
+    first = on_axis[0].direction
+    if any(d.direction.sign != first.sign or d.direction.negated != first.negated for d in on_axis):
+        return []
+    sentence = where.sentence
+    for other in directions(text, sentence.start, sentence.end):
+        if other.start != direction.start and agrees(other, first):
+            return []
+    return [(owners[0], on_axis[0])]
 
 
 def _scope_values(
@@ -354,4 +425,23 @@ def _scope_values(
                 values.extend(facts.metrics.get(tag, ()))
         if values:
             return values
+    if (lo, hi) != (before, after):
+        # Nothing next to the word: the clause's values speak for it ("higher | down to 1.1%").
+        return _scope_values_between(facts, where, text, own, lo, hi)
     return []
+
+
+def _scope_values_between(
+    facts: SliceFacts, where: CitingSentence, text: str, own: list[Numeral], lo: int, hi: int
+) -> list[Value]:
+    values = [
+        v
+        for n in own
+        if lo <= n.start < hi
+        for v in (read_numeral(n.text, text[max(0, n.start - 4) : n.start], text[n.end : n.end + 32]),)
+        if v is not None
+    ]
+    for at, tag in where.tag_spans:
+        if lo <= at < hi:
+            values.extend(facts.metrics.get(tag, ()))
+    return values
