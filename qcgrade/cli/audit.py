@@ -30,12 +30,13 @@ from ..auditing import (
     simulation_page,
 )
 from ..auditing import text as audit_text
-from ..auditing.judges import REFERENCE
+from ..auditing.judges import REFERENCE, ReferenceJudge
 from ..auditing.report import AuditReport
 from ..auditing.run import audit as run_audit
 from ..config import did_you_mean
 from ..files import InputError, read_bytes
 from ..injectors import DEFECTS
+from ..options import Options
 from ..simulate import SimulationResult, simulate
 from ..theory import cliff, true_pass_threshold
 from .app import EXIT_BAD_INPUT, _colour_wanted, fail, friendly
@@ -208,6 +209,7 @@ def _print_rich(report: AuditReport) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--html", "html_path", type=click.Path(path_type=Path), help="Also write a self-contained HTML report.")
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
+@click.option("--grounding", is_flag=True, help="With --judge qcgrade: the reference grader with the tier-3 grounding checks.")
 @friendly
 def audit(
     judge_spec: str,
@@ -222,9 +224,12 @@ def audit(
     fmt: str,
     html_path: Path | None,
     curve: bool,
+    grounding: bool,
 ) -> None:
     """Measure a judge's false-pass and false-fail rates on injected defects and place it against the cliff."""
     if judge_spec.strip() != REFERENCE:
+        if grounding:
+            fail("--grounding: only qcgrade's own grader has a grounding tier; use it with --judge qcgrade")
         _check_command(judge_spec)
     if not corpus_path.exists():
         fail(f"{corpus_path}: no such file or directory")
@@ -236,7 +241,7 @@ def audit(
     on_items, on_outcome, stop = _progress()
     try:
         report = run_audit(
-            judge_spec,
+            ReferenceJudge(Options(grounding=True)) if grounding else judge_spec,
             corpus_path,
             seeds=seeds,
             tau=tau,
