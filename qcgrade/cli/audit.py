@@ -35,7 +35,7 @@ from ..auditing.report import AuditReport
 from ..auditing.run import audit as run_audit
 from ..config import did_you_mean
 from ..files import InputError, read_bytes
-from ..injectors import DEFECTS
+from ..injectors import EXTENDED_DEFECTS
 from ..options import Options
 from ..simulate import SimulationResult, simulate
 from ..theory import cliff, true_pass_threshold
@@ -100,10 +100,12 @@ def _defect_list(value: str | None) -> list[str] | None:
     names = [d.strip() for d in value.split(",") if d.strip()]
     if not names:
         fail("--defects: name at least one defect class")
+    if names == ["extended"]:
+        return list(EXTENDED_DEFECTS)
     for name in names:
-        if name not in DEFECTS:
-            hint = did_you_mean(name, DEFECTS)
-            fail(f"--defects: unknown defect class {name!r}{hint}; known: {', '.join(DEFECTS)}")
+        if name not in EXTENDED_DEFECTS:
+            hint = did_you_mean(name, EXTENDED_DEFECTS)
+            fail(f"--defects: unknown defect class {name!r}{hint}; known: {', '.join(EXTENDED_DEFECTS)}")
     return names
 
 
@@ -205,7 +207,7 @@ def _print_rich(report: AuditReport) -> None:
 )
 @click.option("--retries", type=_count(0), default=1, show_default=True, help="Retries after a judge error.")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
-@click.option("--defects", help="Comma-separated defect classes (default: all seven).")
+@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--html", "html_path", type=click.Path(path_type=Path), help="Also write a self-contained HTML report.")
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")

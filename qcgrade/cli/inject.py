@@ -31,7 +31,8 @@ from ..gate import (
     table_rows,
 )
 from ..injectors import (
-    DEFECTS,
+    DEFECT_SETS,
+    EXTENDED_DEFECTS,
     InjectionRecord,
     NotApplicable,
     RecordError,
@@ -49,7 +50,7 @@ from .app import EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, _colour_wanted, fail, frie
 @click.option(
     "--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside NAME.md)."
 )
-@click.option("--defect", required=True, type=click.Choice(DEFECTS), help="The defect class to inject.")
+@click.option("--defect", required=True, type=click.Choice(EXTENDED_DEFECTS), help="The defect class to inject.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Chooses the place (and variant); same seed, same bytes.")
 @click.option(
     "--output",
@@ -114,12 +115,24 @@ def revert_command(injected: Path, record_path: Path, output: Path | None) -> No
     "--seeds", type=click.IntRange(min=1), default=5, show_default=True, help="Injections per class and section (seeds 0..K-1)."
 )
 @click.option(
-    "--defect", "defects", multiple=True, type=click.Choice(DEFECTS), help="Only these classes (repeatable; default all seven)."
+    "--defect",
+    "defects",
+    multiple=True,
+    type=click.Choice(EXTENDED_DEFECTS),
+    help="Only these classes (repeatable; default: the --defects set).",
+)
+@click.option(
+    "--defects",
+    "defect_set",
+    type=click.Choice(sorted(DEFECT_SETS)),
+    default="paper",
+    show_default=True,
+    help="The paper's seven classes, or the extended set (adds citation_swap).",
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--grounding", is_flag=True, help="Also grade each injection with the tier-3 grounding checks (extra columns).")
 @friendly
-def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str, grounding: bool) -> None:
+def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], defect_set: str, fmt: str, grounding: bool) -> None:
     """The gate table: inject every class into every clean section of CORPUS and grade it.
 
     CORPUS is a folder of NAME.md + NAME.json pairs or a JSONL file of
@@ -127,7 +140,7 @@ def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str, g
     are skipped and listed.
     """
     items = load_corpus(corpus)
-    chosen = tuple(d for d in DEFECTS if d in defects) if defects else DEFECTS
+    chosen = tuple(d for d in EXTENDED_DEFECTS if d in defects) if defects else DEFECT_SETS[defect_set]
     with _progress(gate_steps(items, seeds, chosen)) as advance:
         result = run_gate(items, seeds, chosen, advance, grounding=grounding)
     if fmt == "json":
