@@ -106,7 +106,8 @@ DIRECTION_WORD = regex.compile(
 # A negation within the three words before a direction word.
 _NEGATION = regex.compile(
     r"(?:(?<![\w])(?:not|no|never|neither|nor|without|no\s+longer|failed\s+to|fail\s+to|stopped|ceased|halted)|n['\u2019]t)"
-    r"(?:\s+\S+){0,2}\s+$",
+    # At most two words between, none closing a clause ("did not grow; they slid").
+    r"(?:\s+[^\s;,.:!?]+){0,2}\s+$",
     regex.IGNORECASE,
 )
 _LOOKBACK = 48  # characters: enough for three short words, and a bound on the scan
