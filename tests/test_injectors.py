@@ -26,8 +26,8 @@ from qcgrade.checks import TIER1
 from qcgrade.corpus import CorpusItem, load_corpus
 from qcgrade.injectors import (
     DEFECTS,
-    EXTENDED_DEFECTS,
     EXPECTED_CHECK,
+    EXTENDED_DEFECTS,
     INJECTORS,
     QC_INVISIBLE,
     QC_VISIBLE,

@@ -17,9 +17,11 @@ direction that says the opposite and none that agrees.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from bisect import bisect_left, bisect_right
+from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import regex
 
@@ -174,7 +176,7 @@ def facts_for(evidence: EvidenceSlice) -> SliceFacts:
     return facts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CitingSentence:
     """A sentence whose every marker resolves, with the cards and metrics it names."""
 
@@ -187,12 +189,15 @@ class CitingSentence:
 
     def owners(self, at: int) -> tuple[str, ...]:
         """The cards a claim at offset ``at`` rests on: the first citation group after it, else the last before."""
-        before: tuple[str, ...] = ()
-        for start, ids in self.groups:
-            if start >= at:
-                return ids
-            before = ids
-        return before or self.cards
+        groups = self.groups
+        if not groups:
+            return self.cards
+        i = bisect_left(self._group_starts, at)
+        return groups[i][1] if i < len(groups) else groups[-1][1]
+
+    @cached_property
+    def _group_starts(self) -> list[int]:
+        return [start for start, _ids in self.groups]
 
 
 def citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
@@ -313,135 +318,164 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     """Every direction word of a citing sentence that its cited cards contradict."""
     facts: SliceFacts | None = None
     text = section.text
-    masks = [(m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs)]
-    numerals: list[Numeral] | None = None
+    masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
+    mask_starts = [start for start, _end in masks]
+    by_sentence: dict[int, list[Numeral]] | None = None
     for where in citing_sentences(section, evidence):
         if not where.cards:
             continue
         sentence = where.sentence
-        found = [d for d in directions(text, sentence.start, sentence.end) if not _masked(masks, d.start, d.end)]
+        found = [d for d in directions(text, sentence.start, sentence.end) if not _masked(masks, mask_starts, d.start, d.end)]
         if not found:
             continue
-        if facts is None:
+        if facts is None or by_sentence is None:
             facts = facts_for(evidence)
-            numerals = list(section.numerals)
-        assert numerals is not None
-        own = [n for n in numerals if n.sentence == where.index]
+            by_sentence = {}
+            for numeral in section.numerals:
+                by_sentence.setdefault(numeral.sentence, []).append(numeral)
+        reader = _SentenceReader(facts, where, text, found, by_sentence.get(where.index, []))
         for direction in found:
-            miss = _judge(facts, where, direction, text, own)
+            miss = reader.judge(direction)
             if miss is not None:
                 yield miss
 
 
-def _masked(masks: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s < end and start < e for s, e in masks)
+def _masked(masks: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    i = bisect_right(starts, end - 1) - 1
+    return i >= 0 and masks[i][1] > start
 
 
-def _judge(facts: SliceFacts, where: CitingSentence, direction: Direction, text: str, own: list[Numeral]) -> PolarityMiss | None:
-    sentence = where.sentence
-    lo, hi = clause_bounds(text, sentence.start, sentence.end, direction.start)
-    words = content_words(text[lo:hi])
-    values = _scope_values(facts, where, direction, text, own, lo, hi)
-    near = neighbours(text, direction, lo, hi)
-    by_neighbour: list[tuple[str, CardDirection]] = []
-    by_value: list[tuple[str, CardDirection]] = []
-    by_words: list[tuple[str, CardDirection]] = []
-    for card_id in where.owners(direction.start):
-        for card_direction in facts.cards[card_id].directions:
-            if card_direction.direction.axis != direction.axis:
-                continue
-            theirs = card_direction.neighbours
-            if card_direction.lexical and _same_collocation(near, theirs):
-                # The same collocation ("revenue growth forecast"): surely the same quantity.
-                by_neighbour.append((card_id, card_direction))
-            if values and card_direction.values and any(same(v, c) for v in values for c in card_direction.values):
-                by_value.append((card_id, card_direction))
-            elif len(words & card_direction.words) >= 2:
-                # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
-                by_words.append((card_id, card_direction))
-    # A shared value ties a sentence to a card clause more surely than shared words.
-    anchored = by_neighbour or by_value or by_words or _sole_direction(facts, where, direction, words, text)
-    if any(agrees(direction, d.direction) for _card, d in anchored):
+#: A direction word speaks of at most this many values (the nearest ones).
+_SCOPE_LIMIT = 8
+
+
+class _SentenceReader:
+    """One citing sentence, indexed once so that judging each direction word is cheap.
+
+    Clause breaks, direction words and numerals are sorted lists searched by
+    bisection, and content words are read once per clause, so a sentence
+    with thousands of direction words stays linear.
+    """
+
+    def __init__(self, facts: SliceFacts, where: CitingSentence, text: str, found: list[Direction], own: list[Numeral]) -> None:
+        self.facts = facts
+        self.where = where
+        self.text = text
+        self.found = found
+        self.starts = [d.start for d in found]
+        sentence = where.sentence
+        self.breaks = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(text, sentence.start, sentence.end)]
+        self.break_starts = [b[0] for b in self.breaks]
+        self.break_ends = [b[1] for b in self.breaks]
+        self.numerals = own
+        self.numeral_starts = [n.start for n in own]
+        self.tags = where.tag_spans
+        self.tag_starts = [at for at, _tag in where.tag_spans]
+        self._words: dict[tuple[int, int], frozenset[str]] = {}
+        self._values: dict[int, Value | None] = {}
+        self.kinds = Counter((d.axis, d.sign, d.negated) for d in found)
+
+    def clause(self, at: int) -> tuple[int, int]:
+        sentence = self.where.sentence
+        i = bisect_right(self.break_ends, at)  # breaks that end at or before ``at``
+        lo = self.break_ends[i - 1] if i else sentence.start
+        j = bisect_left(self.break_starts, at)  # the first break starting at or after ``at``
+        hi = self.break_starts[j] if j < len(self.breaks) else sentence.end
+        return lo, max(lo, hi)
+
+    def words(self, lo: int, hi: int) -> frozenset[str]:
+        key = (lo, hi)
+        if key not in self._words:
+            self._words[key] = content_words(self.text[lo:hi])
+        return self._words[key]
+
+    def values_between(self, start: int, end: int, nearest_first: bool) -> list[Value]:
+        text = self.text
+        i, j = bisect_left(self.numeral_starts, start), bisect_left(self.numeral_starts, end)
+        picked = self.numerals[i:j]
+        picked = picked[:_SCOPE_LIMIT] if nearest_first else picked[-_SCOPE_LIMIT:]
+        values: list[Value] = []
+        for n in picked:
+            if n.start not in self._values:
+                self._values[n.start] = read_numeral(n.text, text[max(0, n.start - 4) : n.start], text[n.end : n.end + 32])
+            value = self._values[n.start]
+            if value is not None:
+                values.append(value)
+        # A metric tag stands for its value ("CET1 higher at {cet1}").
+        a, b = bisect_left(self.tag_starts, start), bisect_left(self.tag_starts, end)
+        for _at, tag in self.tags[a:b][:_SCOPE_LIMIT]:
+            values.extend(self.facts.metrics.get(tag, ()))
+        return values
+
+    def scope_values(self, direction: Direction, lo: int, hi: int) -> list[Value]:
+        """The values a direction word speaks of: up to the next direction word, else back to the previous one.
+
+        "Cement fell 4% to 11.2 M tonnes, price up 9%": "fell" speaks of 4% and 11.2.
+        Nothing next to the word: the clause's values speak for it ("higher | down to 1.1%").
+        """
+        k = bisect_left(self.starts, direction.start)
+        after = self.starts[k + 1] if k + 1 < len(self.starts) and self.starts[k + 1] < hi else hi
+        before = self.starts[k - 1] if k > 0 and self.starts[k - 1] > lo else lo
+        values = self.values_between(direction.end, after, True) or self.values_between(before, direction.start, False)
+        if values or (lo, hi) == (before, after):
+            return values
+        return self.values_between(lo, hi, True)
+
+    def judge(self, direction: Direction) -> PolarityMiss | None:
+        facts, where, text = self.facts, self.where, self.text
+        lo, hi = self.clause(direction.start)
+        words = self.words(lo, hi)
+        values = self.scope_values(direction, lo, hi)
+        near = neighbours(text, direction, lo, hi)
+        by_neighbour: list[tuple[str, CardDirection]] = []
+        by_value: list[tuple[str, CardDirection]] = []
+        by_words: list[tuple[str, CardDirection]] = []
+        for card_id in where.owners(direction.start):
+            for card_direction in facts.cards[card_id].directions:
+                if card_direction.direction.axis != direction.axis:
+                    continue
+                if card_direction.lexical and _same_collocation(near, card_direction.neighbours):
+                    # The same collocation ("revenue growth forecast"): surely the same quantity.
+                    by_neighbour.append((card_id, card_direction))
+                if values and card_direction.values and any(same(v, c) for v in values for c in card_direction.values):
+                    by_value.append((card_id, card_direction))
+                elif len(words & card_direction.words) >= 2:
+                    # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
+                    by_words.append((card_id, card_direction))
+        # A collocation ties more surely than a shared value, and a value more than words.
+        anchored = by_neighbour or by_value or by_words or self.sole_direction(direction, words)
+        if any(agrees(direction, d.direction) for _card, d in anchored):
+            return None
+        for card_id, card_direction in anchored:
+            if contradicts(direction, card_direction.direction):
+                return PolarityMiss(direction, card_id, card_direction, where)
         return None
-    for card_id, card_direction in anchored:
-        if contradicts(direction, card_direction.direction):
-            return PolarityMiss(direction, card_id, card_direction, where)
-    return None
+
+    def sole_direction(self, direction: Direction, words: frozenset[str]) -> list[tuple[str, CardDirection]]:
+        """A weak tie, used when nothing stronger holds: one card, one way, one shared word.
+
+        The word's claim rests on a single card whose directions on this axis
+        all agree, the clauses share a content word, and no other direction
+        word of the sentence on this axis says what the card says (if one
+        does, that one is about the card's quantity and this one about
+        something else).
+        """
+        owners = self.where.owners(direction.start)
+        if len(owners) != 1:
+            return []
+        on_axis = [d for d in self.facts.cards[owners[0]].directions if d.direction.axis == direction.axis and d.lexical]
+        if not on_axis or not any(words & d.words for d in on_axis):
+            return []
+        first = on_axis[0].direction
+        if any(d.direction.sign != first.sign or d.direction.negated != first.negated for d in on_axis):
+            return []
+        agreeing = self.kinds[(first.axis, first.sign, first.negated)] - (1 if agrees(direction, first) else 0)
+        if agreeing > 0:
+            return []
+        return [(owners[0], on_axis[0])]
 
 
 def _same_collocation(ours: tuple[str, str], theirs: tuple[str, str]) -> bool:
     """Both neighbours agree (an absent one agrees with anything), and at least one is there."""
     pairs = list(zip(ours, theirs))
     return any(a and a == b for a, b in pairs) and all(not a or not b or a == b for a, b in pairs)
-
-
-def _sole_direction(
-    facts: SliceFacts, where: CitingSentence, direction: Direction, words: frozenset[str], text: str
-) -> list[tuple[str, CardDirection]]:
-    """A weak tie, used when nothing stronger holds: one card, one way, one shared word.
-
-    The word's claim rests on a single card whose directions on this axis all
-    agree, the clauses share a content word, and no other direction word of
-    the sentence on this axis says what the card says (if one does, that one
-    is about the card's quantity and this one about something else).
-    """
-    owners = where.owners(direction.start)
-    if len(owners) != 1:
-        return []
-    on_axis = [d for d in facts.cards[owners[0]].directions if d.direction.axis == direction.axis and d.lexical]
-    if not on_axis or not words & frozenset().union(*(d.words for d in on_axis)):
-        return []
-    first = on_axis[0].direction
-    if any(d.direction.sign != first.sign or d.direction.negated != first.negated for d in on_axis):
-        return []
-    sentence = where.sentence
-    for other in directions(text, sentence.start, sentence.end):
-        if other.start != direction.start and agrees(other, first):
-            return []
-    return [(owners[0], on_axis[0])]
-
-
-def _scope_values(
-    facts: SliceFacts, where: CitingSentence, direction: Direction, text: str, own: list[Numeral], lo: int, hi: int
-) -> list[Value]:
-    """The values a direction word speaks of: from it to the next direction word, else back to the previous one.
-
-    "Cement fell 4% to 11.2 M tonnes, price up 9%": "fell" speaks of 4% and 11.2.
-    """
-    others = [d.start for d in directions(text, lo, hi) if d.start != direction.start]
-    after = min((s for s in others if s > direction.start), default=hi)
-    before = max((s for s in others if s < direction.start), default=lo)
-    for start, end in ((direction.end, after), (before, direction.start)):
-        values = [
-            v
-            for n in own
-            if start <= n.start < end
-            for v in (read_numeral(n.text, text[max(0, n.start - 4) : n.start], text[n.end : n.end + 32]),)
-            if v is not None
-        ]
-        # A metric tag stands for its value ("CET1 higher at {cet1}").
-        for at, tag in where.tag_spans:
-            if start <= at < end:
-                values.extend(facts.metrics.get(tag, ()))
-        if values:
-            return values
-    if (lo, hi) != (before, after):
-        # Nothing next to the word: the clause's values speak for it ("higher | down to 1.1%").
-        return _scope_values_between(facts, where, text, own, lo, hi)
-    return []
-
-
-def _scope_values_between(
-    facts: SliceFacts, where: CitingSentence, text: str, own: list[Numeral], lo: int, hi: int
-) -> list[Value]:
-    values = [
-        v
-        for n in own
-        if lo <= n.start < hi
-        for v in (read_numeral(n.text, text[max(0, n.start - 4) : n.start], text[n.end : n.end + 32]),)
-        if v is not None
-    ]
-    for at, tag in where.tag_spans:
-        if lo <= at < hi:
-            values.extend(facts.metrics.get(tag, ()))
-    return values
