@@ -200,8 +200,24 @@ class CitingSentence:
         return [start for start, _ids in self.groups]
 
 
+_LAST: list[tuple[Section, EvidenceSlice, tuple[CitingSentence, ...]]] = []
+
+
 def citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
-    """Sentences that cite a card or tag a metric, every marker of them resolving and vouching."""
+    """Sentences that cite a card or tag a metric, every marker of them resolving and vouching.
+
+    Both grounding checks ask for the same section in turn: the last answer is kept.
+    """
+    last = _LAST[0] if _LAST else None  # read once: another thread may replace it
+    if last is not None and last[0] is section and last[1] is evidence:
+        yield from last[2]
+        return
+    found = tuple(_citing_sentences(section, evidence))
+    _LAST[:] = [(section, evidence, found)]
+    yield from found
+
+
+def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
     if not section.citations and not section.metric_tags:
         return
     cards_of: dict[int, list[str]] = {}

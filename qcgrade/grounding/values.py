@@ -127,6 +127,8 @@ class Value:
 
 def _digits(text: str) -> str | None:
     """``text`` with digits of any script made ASCII; None when a number char is not a decimal digit."""
+    if text.isascii():
+        return text  # the common case, without a loop in Python
     out = []
     for ch in text:
         if "0" <= ch <= "9":
