@@ -21,9 +21,8 @@ import click
 
 from ..errors import InputError
 from ..files import read_bytes
-from ..injectors import DEFECTS
 from .app import friendly
-from .options import POSITIVE_SECONDS, RATE, choose, count, deprecated, jobs_option, output_option
+from .options import POSITIVE_SECONDS, RATE, choose_defects, count, deprecated, jobs_option, output_option
 from .output import check_writable, write_output, write_rendered
 from .progress import progress_bar
 
@@ -85,7 +84,7 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
 )
 @click.option("--retries", type=count(0), default=1, show_default=True, help="Retries after a judge error.")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
-@click.option("--defects", help="Comma-separated defect classes (default: all seven).")
+@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
 @click.option(
@@ -95,6 +94,7 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     help="Also write a self-contained HTML report ('-': stdout).",
 )
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
+@click.option("--grounding", is_flag=True, help="With --judge qcgrade: the reference grader with the tier-3 grounding checks.")
 @friendly
 def audit(
     corpus: Path | None,
@@ -111,6 +111,7 @@ def audit(
     output: Path | None,
     html_path: Path | None,
     curve: bool,
+    grounding: bool,
 ) -> None:
     """Measure a judge's false-pass and false-fail rates on defects injected into CORPUS, and place it against the cliff.
 
@@ -121,6 +122,8 @@ def audit(
 
     corpus_path = _corpus(corpus, old_corpus)
     if judge_spec.strip() != REFERENCE:
+        if grounding:
+            raise InputError("--grounding: only qcgrade's own grader has a grounding tier; use it with --judge qcgrade")
         _check_command(judge_spec)
     if curve and html_path is None:
         raise InputError("--curve: the curve goes into the HTML report; give --html FILE too")
@@ -129,8 +132,14 @@ def audit(
     # Before the judge runs, not after an hour of calls.
     check_writable(html_path, "--html")
     check_writable(output, "--output")
-    chosen = choose("--defects", defects, DEFECTS, "defect class")
-    report = _run(judge_spec, corpus_path, seeds, tau, jobs, timeout, retries, cache_dir, chosen)
+    chosen = choose_defects("--defects", defects)
+    judge: Any = judge_spec
+    if grounding:
+        from ..auditing.judges import ReferenceJudge
+        from ..options import Options
+
+        judge = ReferenceJudge(Options(grounding=True))
+    report = _run(judge, corpus_path, seeds, tau, jobs, timeout, retries, cache_dir, chosen)
     if not report.items and not report.skipped:
         raise InputError(f"{corpus_path}: no sections in the corpus")
     if html_path is not None:
@@ -155,7 +164,7 @@ def audit(
 
 
 def _run(
-    judge_spec: str,
+    judge_spec: Any,
     corpus_path: Path,
     seeds: int,
     tau: float,
