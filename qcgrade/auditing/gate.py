@@ -30,7 +30,11 @@ skipped and listed). Per class it reports
   word inside an HTML comment). It is 0 when every natural place for a
   defect is caught (or, for an invisible class, missed).
 
-This module computes and formats; it prints nothing (the CLI does).
+The sections and injections come from :func:`.ground_truth.ground_truth`, the
+same loop that builds the audit's items: the gate is an audit whose judge is
+qcgrade itself. Computing comes first in this module and reads nothing of the
+formatting below it, which only reads a :class:`GateResult`; nothing here
+prints (the CLI does).
 """
 
 from __future__ import annotations
@@ -40,20 +44,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..grader import grade
-from ..injectors import (
-    DEFECTS,
-    EXPECTED_CHECK,
-    NotApplicable,
-    candidate_sites,
-    inject,
-    injector_for,
-    load_record,
-    revert,
-    verify,
-)
+from ..injectors import DEFECTS, EXPECTED_CHECK, Injection, candidate_sites, injector_for, load_record, revert, verify
 from ..reading.section import parse_section
 from ..spans import jaccard
 from .corpus import CorpusItem
+from .ground_truth import CleanSection, Inapplicable, Skipped, Trial, ground_truth
 
 Progress = Callable[[int], None]
 
@@ -112,15 +107,6 @@ class ClassRow:
         }
 
 
-@dataclass(frozen=True)
-class Skipped:
-    """A section that fails the grader before injection, and what fired."""
-
-    id: str
-    checks: tuple[str, ...]
-    findings: int
-
-
 @dataclass
 class GateResult:
     """The whole gate table: one row per class, plus what was skipped."""
@@ -153,52 +139,56 @@ def run_gate(
     """Inject every class ``seeds`` times into every clean section and grade each."""
     if seeds < 1:
         raise ValueError("seeds must be at least 1")
+    advance = progress or _no_progress
     rows = {d: ClassRow(d, EXPECTED_CHECK[d]) for d in defects}
     skipped: list[Skipped] = []
     clean = 0
-    for item in items:
-        baseline = grade(item.section, item.slice)
-        if not baseline.passed:
-            checks = tuple(sorted({f.check for f in baseline.findings}))
-            skipped.append(Skipped(item.id, checks, len(baseline.findings)))
-            if progress is not None:
-                progress(len(defects) * seeds)
-            continue
-        clean += 1
-        for defect in defects:
-            _count_places(item, defect, rows[defect])
-            for seed in range(seeds):
-                _one(item, defect, seed, rows[defect])
-                if progress is not None:
-                    progress(1)
+    for event in ground_truth(((i.id, i.section, i.slice) for i in items), range(seeds), defects):
+        if isinstance(event, Trial):
+            if event.injection is not None:
+                _tally(event.section, event.injection, rows[event.kind])
+                advance(1)
+        elif isinstance(event, Inapplicable):
+            rows[event.kind].not_applicable += 1
+            advance(1)
+        elif isinstance(event, CleanSection):
+            clean += 1
+            for defect in defects:
+                _count_places(event, defect, rows[defect])
+        else:
+            skipped.append(event)
+            advance(len(defects) * seeds)
     return GateResult(seeds, clean, [rows[d] for d in defects], skipped)
 
 
-def _count_places(item: CorpusItem, defect: str, row: ClassRow) -> None:
-    candidates = [site for site in candidate_sites(item.section, item.slice, defect) if site.edits]
+def _no_progress(steps: int) -> None:
+    pass
+
+
+def _count_places(section: CleanSection, defect: str, row: ClassRow) -> None:
+    candidates = [site for site in candidate_sites(section.text, section.evidence, defect) if site.edits]
     step = max(1, -(-len(candidates) // PLACES_CHECKED))
     checked = candidates[::step]
     injector = injector_for(defect)
-    section = parse_section(item.section)
+    parsed = parse_section(section.text)
     row.places += len(candidates)
     row.checked += len(checked)
-    row.rejected += sum(not verify(injector, item.slice, section, site.edits[0]) for site in checked)
+    row.rejected += sum(not verify(injector, section.evidence, parsed, site.edits[0]) for site in checked)
 
 
-def _one(item: CorpusItem, defect: str, seed: int, row: ClassRow) -> None:
-    try:
-        injection = inject(item.section, item.slice, defect, seed)
-    except NotApplicable:
-        row.not_applicable += 1
-        return
-    report = grade(injection.text, item.slice)
+def _tally(section: CleanSection, injection: Injection, row: ClassRow) -> None:
+    """What qcgrade's own grader makes of one applied injection."""
+    report = grade(injection.text, section.evidence)
     row.applied += 1
     checks = {f.check for f in report.findings}
     row.flagged += bool(report.findings)
     row.exact += checks == {row.expected_check}
     row.jaccard_sum += jaccard([(f.start, f.end) for f in report.findings], injection.record.target_spans)
     replayed = load_record(injection.record.to_json())
-    row.reverted += revert(injection.text, replayed) == item.section
+    row.reverted += revert(injection.text, replayed) == section.text
+
+
+# --- formatting: text cells and the ASCII table (to join the other renderers) --------------
 
 
 _HEADERS = (
