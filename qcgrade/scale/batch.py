@@ -11,7 +11,8 @@ where ``reward`` is the paper's QC reward (1.0 when the section has no
 violation, else 0.0) and ``line`` is the 1-based input line number. A line
 that cannot be graded (invalid JSON or UTF-8, a missing field, a bad slice)
 becomes ``{"error", "id" (when known), "line"}`` and the batch goes on.
-Blank lines are skipped.
+Blank lines are skipped. Rows are read by :func:`qcgrade.files.read_row`,
+the reader corpus files use too, so both say the same about a bad row.
 
 Memory stays flat however long the file: lines are read lazily, sent to
 worker processes in chunks, and at most ``workers * 2`` chunks are in flight
