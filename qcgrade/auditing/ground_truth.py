@@ -96,10 +96,6 @@ class Trial:
     seed: int
     injection: Injection | None = None
 
-    @property
-    def text(self) -> str:
-        return self.injection.text if self.injection is not None else self.section.text
-
 
 Event = Skipped | CleanSection | Trial | Inapplicable
 
