@@ -23,8 +23,11 @@ from helpers import CASES
 
 # A deadline only catches a runaway example: generous, because the machine is
 # shared and noisy and a property's examples vary a lot in size.
-settings.register_profile("dev", deadline=timedelta(seconds=5), print_blob=True)
-settings.register_profile("ci", deadline=timedelta(seconds=10), derandomize=True, database=None, print_blob=True)
+# Both build on Hypothesis's own defaults, not on whatever profile it loaded
+# at import (it picks a built-in "ci" profile itself when it detects CI).
+_BASE = settings.get_profile("default")
+settings.register_profile("dev", _BASE, deadline=timedelta(seconds=5), print_blob=True)
+settings.register_profile("ci", _BASE, deadline=timedelta(seconds=10), derandomize=True, database=None, print_blob=True)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -4,6 +4,12 @@ The core ``inline`` rule is off: :mod:`qcgrade.reading.document` decides per blo
 whether inline parsing is needed at all. Where it is, every token pushed by
 an inline rule records the source range it came from (``token.meta["qc"]``),
 so what a reader sees maps back to offsets in the original text.
+
+The one module that configures markdown-it-py, and only through its public
+API: ``MarkdownIt.enable``, ``Ruler.disable/at/get_active_rules/getRules``
+and ``StateInline`` (subclassed, overriding ``pending``, ``append_pending``
+and ``pushPending``). No private field of markdown-it-py is read or written,
+so the versions pyproject.toml declares behave alike (CI tests the lowest).
 """
 
 from __future__ import annotations
