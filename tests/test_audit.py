@@ -82,6 +82,7 @@ def test_reference_judge_over_the_whole_corpus() -> None:
 def test_always_pass_judge_is_a_blind_curator(tmp_path: Path) -> None:
     data = cli_json("audit", "--judge", _judge("always_pass.py"), "--corpus", str(small_corpus(tmp_path)))
     assert data["rho_fp"] == 1.0 and data["rho_pf"] == 0.0 and data["kappa"] == 0.0
+    assert set(data["per_class"]) == set(DEFECTS)  # all() over no rows would pass
     assert all(row["flag_rate"] == 0.0 and row["n"] > 0 for row in data["per_class"].values())
     assert data["verdict"] == "blind curator"
     assert data["theory"]["max_operative_tau"] == 0.0
@@ -348,6 +349,7 @@ def test_example_judge_for_users(tmp_path: Path) -> None:
     data = cli_json("audit", "--judge", judge, "--corpus", str(small_corpus(tmp_path)), "--jobs", "2")
     assert data["per_class"]["orphan_citation"]["flag_rate"] == 1.0
     assert data["per_class"]["orphan_citation"]["span_jaccard"] == 1.0
+    assert set(data["per_class"]) == set(DEFECTS)  # the other classes are there for all() to check
     assert all(row["flag_rate"] == 0.0 for name, row in data["per_class"].items() if name != "orphan_citation")
     assert data["rho_pf"] == 0.0 and data["rho_fp"] == pytest.approx(6 / 7)
     assert data["verdict"] == "blind curator"

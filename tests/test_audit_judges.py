@@ -162,9 +162,9 @@ def test_sync_callables_run_in_parallel_threads_with_jobs() -> None:
         return judge
 
     together = _run(judge_with(threading.Barrier(2, timeout=5)), _requests(2), jobs=2, retries=0)
-    assert all(o.verdict == Verdict(True) for o in together)
+    assert len(together) == 2 and all(o.verdict == Verdict(True) for o in together)
     alone = _run(judge_with(threading.Barrier(2, timeout=0.2)), _requests(2), jobs=1, retries=0)
-    assert all(o.verdict is None and "BrokenBarrierError" in (o.error or "") for o in alone)
+    assert len(alone) == 2 and all(o.verdict is None and "BrokenBarrierError" in (o.error or "") for o in alone)
 
 
 def test_callable_errors_are_retried_then_reported_not_scored() -> None:
@@ -209,7 +209,7 @@ def test_async_callable_timeout() -> None:
     start = time.monotonic()
     out = _run(hangs, _requests(2), jobs=2, retries=1, timeout=0.1)
     assert time.monotonic() - start < hang  # cut off, not waited for
-    assert all(o.verdict is None and o.error == "timed out after 0.1s" and o.attempts == 2 for o in out)
+    assert len(out) == 2 and all(o.verdict is None and o.error == "timed out after 0.1s" and o.attempts == 2 for o in out)
 
 
 def test_command_judges_speak_the_protocol() -> None:
@@ -242,7 +242,9 @@ def test_command_timeout_kills_the_judge(tmp_path: Path) -> None:
     start = time.monotonic()
     out = _run(_cmd("slow.py", str(pids), str(sleep)), _requests(2), jobs=2, retries=1, timeout=0.5)
     assert time.monotonic() - start < sleep  # killed, not waited for
-    assert all(o.verdict is None and o.error == "timed out after 0.5s (killed)" and o.attempts == 2 for o in out)
+    assert len(out) == 2 and all(
+        o.verdict is None and o.error == "timed out after 0.5s (killed)" and o.attempts == 2 for o in out
+    )
     started = [int(p) for p in pids.read_text().split()]
     assert len(started) == 4
     for pid in started:

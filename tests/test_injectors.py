@@ -455,7 +455,7 @@ def test_bare_number_removes_every_citation_group_of_the_sentence() -> None:
 def test_bare_number_leaves_sentences_annotated_by_a_metric_tag_alone() -> None:
     text = "## TL;DR\n\n- Sales rose [E001].\n\nRevenue reached {m_rev}, up 30% [E001].\n"
     sites = valid_sites(text, SLICE, "bare_number")
-    assert all(s.edits[0].start == s.edits[0].end for s in sites)  # only added sentences
+    assert sites and all(s.edits[0].start == s.edits[0].end for s in sites)  # only added sentences
 
 
 def test_unregistered_metric_names_are_near_misses_and_never_registered() -> None:
