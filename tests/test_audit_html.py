@@ -70,6 +70,7 @@ def test_audit_page_is_self_contained_and_shows_the_numbers() -> None:
     assert f"rho_fp = {report.rho_fp.value:.3f}" in text
     assert f"rho_pf = {report.rho_pf.value:.3f}" in text and f"kappa = {report.kappa:.3f}" in text
     assert f"cliff (1 - tau)/2 = {report.cliff:.3f}" in text
+    assert report.per_class  # else the loop below checks nothing
     for name, row in report.per_class.items():
         assert name in text and f"{row.flag.value:.3f}  (n={row.flag.n})" in text
     for region in ("safe", "at risk", "blind curator"):
@@ -153,6 +154,7 @@ def _browser() -> str | None:
     return None
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(_browser() is None, reason="no headless browser (chromium, chromium-browser or google-chrome) on PATH")
 def test_renders_in_a_headless_browser(tmp_path: Path) -> None:
     report = _report()
