@@ -9,7 +9,11 @@ rho >= 1/2) become ``null``, because JSON has no infinity.
 Stable top-level keys: ``rho_fp``, ``rho_pf``, ``kappa``, ``cliff``, ``tau``,
 ``verdict``, ``per_class`` (class -> ``{n, flag_rate, ci_low, ci_high,
 span_jaccard, ...}``), ``judge_errors``, ``skipped``; plus ``rates`` (each
-rate with its interval), ``clean``, ``theory``, ``items`` and ``counts``.
+rate with its interval), ``clean``, ``theory``, ``items`` and ``counts``;
+and ``judge_info`` only for judges that describe themselves (the OpenAI
+judge: ``kind``, ``model``, ``base_url_host``, ``prompt_sha256``, its
+sampling options and ``usage`` -- tokens and cost summed over the scored
+answers, cached ones included, so a resumed audit reports the same totals).
 """
 
 from __future__ import annotations
@@ -23,6 +27,32 @@ Span = tuple[int, int]
 
 def _num(value: float) -> float | None:
     return value if math.isfinite(value) else None
+
+
+def _sorted(value: Any) -> Any:
+    """Dicts with sorted keys at every level, so the JSON is stable whoever built them."""
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def usage_totals(usages: list[Any]) -> dict[str, Any]:
+    """Tokens and cost summed over answers (``Usage`` values, None where not reported), in item order.
+
+    ``cost`` is None unless at least one answer reported one; ``answers`` counts
+    the answers that reported usage at all.
+    """
+    reported = [u for u in usages if u is not None]
+    costs = [u.cost for u in reported if u.cost is not None]
+    return {
+        "answers": len(reported),
+        "completion_tokens": sum(u.completion_tokens for u in reported),
+        "cost": math.fsum(costs) if costs else None,
+        "prompt_tokens": sum(u.prompt_tokens for u in reported),
+        "total_tokens": sum(u.total_tokens for u in reported),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +226,7 @@ class AuditReport:
     skipped: tuple[Skipped, ...] = ()
     not_applicable: tuple[Inapplicable, ...] = ()
     items: tuple[ItemResult, ...] = field(default=(), repr=False)
+    judge_info: dict[str, Any] | None = None
 
     @property
     def cliff(self) -> float:
@@ -215,6 +246,7 @@ class AuditReport:
             },
             "items": [i.to_dict() for i in self.items],
             "judge": self.judge,
+            **({"judge_info": _sorted(self.judge_info)} if self.judge_info is not None else {}),
             "judge_errors": [e.to_dict() for e in self.judge_errors],
             "kappa": self.kappa,
             "not_applicable": [x.to_dict() for x in self.not_applicable],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -19,7 +20,7 @@ from .cache import VerdictCache
 from .items import ItemSet, build_items, corpus_entries
 from .judges import make_judge
 from .measure import measure
-from .report import AuditReport
+from .report import AuditReport, usage_totals
 from .runner import Outcome, Request, judge_all
 
 
@@ -70,19 +71,25 @@ async def audit_async(
     _check(tau, jobs, retries, timeout)
     chosen_seeds = seed_list(seeds)
     the_judge = make_judge(judge, timeout=timeout, identity=identity)
-    item_set = build_items(corpus_entries(corpus), chosen_seeds, defects)
-    if on_items is not None:
-        on_items(item_set)
-    requests = [Request(i.text, i.slice, i.seed) for i in item_set.items]
-    outcomes = await judge_all(
-        the_judge,
-        requests,
-        jobs=jobs,
-        retries=retries,
-        cache=VerdictCache(cache) if cache is not None else None,
-        on_outcome=on_outcome,
-    )
-    return measure(item_set, outcomes, judge=the_judge.identity, tau=tau, seeds=chosen_seeds, n_min=n_min, cap=cap, delta=delta)
+    entries = corpus_entries(corpus)
+    verdicts = VerdictCache(cache) if cache is not None else None
+    # Probe the judge (key, server, model) before the first item: a setup
+    # problem is one line, not one error per item.
+    await the_judge.start(jobs)
+    try:
+        item_set = build_items(entries, chosen_seeds, defects)
+        if on_items is not None:
+            on_items(item_set)
+        requests = [Request(i.text, i.slice, i.seed) for i in item_set.items]
+        outcomes = await judge_all(the_judge, requests, jobs=jobs, retries=retries, cache=verdicts, on_outcome=on_outcome)
+    finally:
+        await the_judge.stop()
+    report = measure(item_set, outcomes, judge=the_judge.identity, tau=tau, seeds=chosen_seeds, n_min=n_min, cap=cap, delta=delta)
+    info = the_judge.describe()
+    if info is None:
+        return report
+    info = {**info, "usage": usage_totals([o.verdict.usage if o.verdict else None for o in outcomes])}
+    return dataclasses.replace(report, judge_info=info)
 
 
 def audit(judge: Any, corpus: Any, **options: Any) -> AuditReport:

@@ -81,6 +81,20 @@ def summary_lines(report: AuditReport) -> list[str]:
     return lines
 
 
+def judge_info_line(report: AuditReport) -> str | None:
+    """Model, server, prompt hash and what the answers cost, for judges that report them."""
+    info = report.judge_info
+    if info is None:
+        return None
+    usage = info.get("usage") or {}
+    cost = usage.get("cost")
+    spent = (
+        f"{usage.get('prompt_tokens', 0)} prompt + {usage.get('completion_tokens', 0)} completion tokens"
+        f" over {usage.get('answers', 0)} answers" + (f", cost {cost:.6g}" if isinstance(cost, (int, float)) else "")
+    )
+    return f"model {info.get('model')} at {info.get('base_url_host')}, prompt sha256 {info.get('prompt_sha256')}: {spent}"
+
+
 def counts_line(report: AuditReport) -> str:
     scored = sum(1 for i in report.items if i.passed is not None)
     seeds = ", ".join(str(s) for s in report.seeds)
@@ -94,7 +108,10 @@ def counts_line(report: AuditReport) -> str:
 def render(report: AuditReport) -> str:
     """The whole audit as plain text, ending in the verdict."""
     widths = [max(len(row[i]) for row in [HEADER, *table_rows(report)]) for i in range(len(HEADER))]
-    out = [f"judge: {report.judge}", counts_line(report), ""]
+    out = [f"judge: {report.judge}"]
+    if (info := judge_info_line(report)) is not None:
+        out.append(info)
+    out += [counts_line(report), ""]
     for row in [HEADER, *table_rows(report)]:
         out.append("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
     out.append("")

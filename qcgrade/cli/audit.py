@@ -39,6 +39,7 @@ from ..injectors import DEFECTS
 from ..simulate import SimulationResult, simulate
 from ..theory import cliff, true_pass_threshold
 from .app import EXIT_BAD_INPUT, _colour_wanted, fail, friendly
+from .llm_options import build_judge, is_openai, llm_options
 
 
 class Bounded(click.ParamType):
@@ -164,6 +165,8 @@ def _print_rich(report: AuditReport) -> None:
     # No markup anywhere: judge names and error messages may contain "[...]".
     console = Console(highlight=False, soft_wrap=True)
     console.print(Text.assemble(("judge: ", "bold"), report.judge))
+    if (info := audit_text.judge_info_line(report)) is not None:
+        console.print(info, markup=False)
     console.print(audit_text.counts_line(report), markup=False)
     rows = audit_text.table_rows(report)
     # Compact padding and fixed minimum widths: an 80-column terminal shows
@@ -187,7 +190,8 @@ def _print_rich(report: AuditReport) -> None:
     "judge_spec",
     required=True,
     metavar="COMMAND",
-    help="Judge command (JSON on stdin, PASS/FAIL or JSON on stdout), or 'qcgrade' for the reference grader.",
+    help="Judge command (JSON on stdin, PASS/FAIL or JSON on stdout), 'qcgrade' for the reference grader, "
+    "or openai:MODEL for a Chat Completions server (see --base-url).",
 )
 @click.option("--corpus", "corpus_path", required=True, type=click.Path(path_type=Path), help="Corpus of clean sections.")
 @click.option(
@@ -198,7 +202,7 @@ def _print_rich(report: AuditReport) -> None:
     help="Seeds 0..N-1: N samples per clean section, N injections per class.",
 )
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Curator retirement margin.")
-@click.option("--jobs", type=_count(1), default=1, show_default=True, help="Judge calls at once.")
+@click.option("--jobs", "-j", type=_count(1), default=1, show_default=True, help="Judge calls at once.")
 @click.option(
     "--timeout", type=POSITIVE_SECONDS, default=60.0, show_default=True, help="Seconds per judge call before it is killed."
 )
@@ -208,6 +212,7 @@ def _print_rich(report: AuditReport) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--html", "html_path", type=click.Path(path_type=Path), help="Also write a self-contained HTML report.")
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
+@llm_options(Bounded(False, 0.0, None, "a number >= 0"), _count(1), Bounded(True, None, None, "an integer"))
 @friendly
 def audit(
     judge_spec: str,
@@ -222,10 +227,12 @@ def audit(
     fmt: str,
     html_path: Path | None,
     curve: bool,
+    **llm: Any,
 ) -> None:
     """Measure a judge's false-pass and false-fail rates on injected defects and place it against the cliff."""
-    if judge_spec.strip() != REFERENCE:
+    if judge_spec.strip() != REFERENCE and not is_openai(judge_spec):
         _check_command(judge_spec)
+    judge = build_judge(judge_spec, timeout, llm)
     if not corpus_path.exists():
         fail(f"{corpus_path}: no such file or directory")
     if curve and html_path is None:
@@ -236,7 +243,7 @@ def audit(
     on_items, on_outcome, stop = _progress()
     try:
         report = run_audit(
-            judge_spec,
+            judge,
             corpus_path,
             seeds=seeds,
             tau=tau,
@@ -253,6 +260,8 @@ def audit(
         return
     finally:
         stop()
+    if hasattr(judge, "traffic"):  # the OpenAI judge: this run's requests and tokens, on stderr
+        click.echo(judge.traffic(), err=True)
     if not report.items and not report.skipped:
         fail(f"{corpus_path}: no sections in the corpus")
     if html_path is not None:
