@@ -392,6 +392,15 @@ def test_rejected_key(tmp_path: Path) -> None:
     assert "sk-wrong" not in result.stderr and server.chats() == []
 
 
+def test_a_local_server_that_wants_a_key_says_which_variable(tmp_path: Path) -> None:
+    with ChatServer(lambda seen: error(401, "missing bearer token"), models_reply=error(404, "Not Found")) as server:
+        result = cli(
+            "audit", "--judge", "openai:test-model", "--base-url", server.base_url, "--corpus", str(small_corpus(tmp_path))
+        )
+    assert result.exit_code == 2 and result.stderr.strip().count("\n") == 0
+    assert "refused a one-token test request with HTTP 401 for no API key (OPENAI_API_KEY is not set)" in result.stderr
+
+
 def test_a_server_without_models_is_probed_with_one_token() -> None:
     """llama.cpp-style: no /models route; an unlisted alias still works after a one-token request."""
     with ChatServer(lambda seen: verdict(True), models_reply=error(404, "Not Found")) as server:
@@ -542,10 +551,19 @@ def test_report_records_the_judge_and_what_it_cost_but_never_the_key(tmp_path: P
     assert f"{n + 1} requests, {n} answers, 0 retried, {107 * n} tokens this run" in result.stderr  # + GET /models
 
 
-def test_text_report_names_model_host_and_prompt(tmp_path: Path) -> None:
+def test_text_and_html_reports_name_model_host_and_prompt(tmp_path: Path) -> None:
+    page = tmp_path / "audit.html"
     with ChatServer(lambda seen: verdict(False, usage=USAGE)) as server:
         result = cli(
-            "audit", "--judge", "openai:test-model", "--base-url", server.base_url, "--corpus", str(small_corpus(tmp_path))
+            "audit",
+            "--judge",
+            "openai:test-model",
+            "--base-url",
+            server.base_url,
+            "--corpus",
+            str(small_corpus(tmp_path)),
+            "--html",
+            str(page),
         )
     assert result.exit_code == 0, result.stderr
     n = len(server.chats())
@@ -555,6 +573,15 @@ def test_text_report_names_model_host_and_prompt(tmp_path: Path) -> None:
         f"model test-model at {host}, prompt sha256 {default_prompt().sha256}: "
         f"{100 * n} prompt + {7 * n} completion tokens over {n} answers, cost {0.25 * n:.6g}"
     )
+    assert f'<p class="muted">{line}</p>' in page.read_text(encoding="utf-8")
+
+
+def test_judges_that_do_not_describe_themselves_add_no_judge_info() -> None:
+    entries = [
+        ("s", (FIXTURES / "appendix-a" / "s3.md").read_text(), json.loads((FIXTURES / "appendix-a" / "s3.json").read_text()))
+    ]
+    report = audit(lambda text, slice_: True, entries)
+    assert report.judge_info is None and "judge_info" not in report.to_dict()
 
 
 def test_an_interrupted_audit_resumes_from_the_cache_without_asking_twice(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from .svg import (
     flag_rate_bars,
     line_chart,
 )
-from .text import counts_line, summary_lines, table_rows
+from .text import counts_line, judge_info_line, summary_lines, table_rows
 
 #: Judge errors listed on the page before the rest are summarised.
 _LISTED = 50
@@ -144,6 +144,7 @@ def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str
     slug = report.verdict.replace(" ", "-")
     body = [
         f"<h1>Judge audit: <code>{escape(report.judge)}</code></h1>",
+        *([f'<p class="muted">{escape(info)}</p>'] if (info := judge_info_line(report)) is not None else []),
         f'<p class="muted">{escape(counts_line(report))}</p>',
         f'<p><span class="verdict v-{escape(slug)}">{escape(report.verdict)}</span> {escape(report.verdict_reason)}</p>',
         f"<figure>{_axis(report)}</figure>",
