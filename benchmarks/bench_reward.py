@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import qcgrade
-from qcgrade.integrations import openrlhf, trl, verl
-from qcgrade.rewards import Score, score
+from qcgrade.rewards import openrlhf, trl, verl
+from qcgrade.rewards.base import Score, score
 
 TARGET = 0.05
 GENERATIONS = 8  # completions per prompt in a GRPO group

@@ -29,7 +29,8 @@ from typing import Any
 from rapidfuzz import process
 
 from .checks import CHECK_NAMES
-from .files import InputError, decode, read_bytes
+from .errors import ConfigError
+from .files import decode, read_bytes
 from .options import Options
 
 if sys.version_info >= (3, 11):
@@ -41,10 +42,6 @@ else:  # pragma: no cover - exercised only on Python 3.10
 CONFIG_KEYS: tuple[str, ...] = ("select", "ignore", "tier2", "hedge_words", "coverage_floor", "allow_years")
 
 PYPROJECT, QCGRADE_TOML = "pyproject.toml", "qcgrade.toml"
-
-
-class ConfigError(InputError):
-    """A configuration that cannot be used: ``<file>: <key>: <problem>``."""
 
 
 @dataclass(frozen=True)

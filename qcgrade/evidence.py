@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
 
+from .errors import SliceError
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
@@ -104,8 +106,16 @@ def _reject_duplicates(values: list[str], what: str) -> None:
         seen.add(value)
 
 
-class SliceError(ValueError):
-    """A slice that cannot be used, with one human line: ``field: problem``."""
+def json_error_text(exc: json.JSONDecodeError, *, line: bool = True) -> str:
+    """``Unterminated string starting at line 1 column 29`` from a decode error.
+
+    Some of the standard library's messages already end in "at" ("Unterminated
+    string starting at", "Invalid control character at"): drop it so the
+    position reads once. ``line=False`` for one-line inputs gives the column only.
+    """
+    message = exc.msg[:-3] if exc.msg.endswith(" at") else exc.msg
+    where = f"line {exc.lineno} column {exc.colno}" if line else f"column {exc.colno}"
+    return f"{message} at {where}"
 
 
 def describe_validation_error(error: ValidationError) -> str:
@@ -146,7 +156,7 @@ def load_slice(data: EvidenceSlice | dict[str, Any] | str | bytes) -> EvidenceSl
         try:
             parsed = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise SliceError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+            raise SliceError(f"invalid JSON: {json_error_text(exc)}") from None
         except UnicodeDecodeError:
             raise SliceError("not UTF-8 text") from None
         except RecursionError:

@@ -6,11 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .evidence import EvidenceSlice, SliceError, load_slice
-
-
-class InputError(Exception):
-    """Bad input: the message is one line that names the file and the problem."""
+from .errors import InputError
+from .evidence import EvidenceSlice, SliceError, json_error_text, load_slice
 
 
 def read_bytes(path: Path) -> bytes:
@@ -91,7 +88,7 @@ def parse_json_line(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+        raise ValueError(f"invalid JSON: {json_error_text(exc, line=False)}") from None
     except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
         raise ValueError(f"invalid JSON: {json_limit(exc)}") from None
 

@@ -7,14 +7,11 @@ from functools import lru_cache
 from typing import Any
 
 from .checks import CHECKS, Check
+from .errors import UnknownCheckError
 from .evidence import EvidenceSlice, load_slice
 from .findings import Finding, Report
 from .options import Options
-from .section import parse_section
-
-
-class UnknownCheckError(ValueError):
-    """A check name in ``select``/``ignore`` that qcgrade does not have."""
+from .reading.section import parse_section
 
 
 @lru_cache(maxsize=64)

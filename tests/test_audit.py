@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from qcgrade.auditing import audit
 from qcgrade.auditing.items import build_items, corpus_entries
 from qcgrade.cli import main
+from qcgrade.curator.stats import mean
 from qcgrade.injectors import DEFECTS, QC_INVISIBLE, QC_VISIBLE
 from qcgrade.spans import jaccard
-from qcgrade.stats import mean
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -54,7 +54,7 @@ def cli_json(*args: str) -> dict[str, Any]:
 
 def test_reference_judge_over_the_whole_corpus() -> None:
     """``--judge qcgrade``: every visible class caught, no invisible one, no false fail."""
-    args = ("audit", "--judge", "qcgrade", "--corpus", str(FIXTURES), "--seeds", "1", "--format", "json")
+    args = ("audit", "--judge", "qcgrade", str(FIXTURES), "--seeds", "1", "--format", "json")
     first = cli(*args)
     assert first.exit_code == 0, first.stderr
     data = json.loads(first.stdout)
@@ -80,7 +80,7 @@ def test_reference_judge_over_the_whole_corpus() -> None:
 
 
 def test_always_pass_judge_is_a_blind_curator(tmp_path: Path) -> None:
-    data = cli_json("audit", "--judge", _judge("always_pass.py"), "--corpus", str(small_corpus(tmp_path)))
+    data = cli_json("audit", "--judge", _judge("always_pass.py"), str(small_corpus(tmp_path)))
     assert data["rho_fp"] == 1.0 and data["rho_pf"] == 0.0 and data["kappa"] == 0.0
     assert all(row["flag_rate"] == 0.0 and row["n"] > 0 for row in data["per_class"].values())
     assert data["verdict"] == "blind curator"
@@ -88,7 +88,7 @@ def test_always_pass_judge_is_a_blind_curator(tmp_path: Path) -> None:
 
 
 def test_always_fail_judge_is_starved(tmp_path: Path) -> None:
-    data = cli_json("audit", "--judge", _judge("always_fail.py"), "--corpus", str(small_corpus(tmp_path)), "--jobs", "4")
+    data = cli_json("audit", "--judge", _judge("always_fail.py"), str(small_corpus(tmp_path)), "--jobs", "4")
     assert data["rho_pf"] == 1.0 and data["rho_fp"] == 0.0 and data["kappa"] == 0.0
     assert data["clean"]["flag_rate"] == 1.0 and data["clean"]["n"] == 2
     assert data["rates"]["rho_fp"]["ci_high"] < data["cliff"]
@@ -100,9 +100,7 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
     items = build_items(corpus_entries(corpus), (0,)).items
     odd = sorted(i.id for i in items if len(i.text) % 2 == 1)
     assert 0 < len(odd) < len(items)  # the fixture mix exercises both paths
-    data = cli_json(
-        "audit", "--judge", _judge("flaky.py", str(tmp_path / "state")), "--corpus", str(corpus), "--retries", "1", "--jobs", "3"
-    )
+    data = cli_json("audit", "--judge", _judge("flaky.py", str(tmp_path / "state")), str(corpus), "--retries", "1", "--jobs", "3")
     assert sorted(e["id"] for e in data["judge_errors"]) == odd
     assert all(e["attempts"] == 2 and e["error"] == "exited with status 7: model overloaded" for e in data["judge_errors"])
     assert data["counts"] == {
@@ -125,7 +123,6 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
         "audit",
         "--judge",
         _judge("flaky.py", str(tmp_path / "fresh")),
-        "--corpus",
         str(corpus),
         "--retries",
         "0",
@@ -144,8 +141,8 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
 
 def test_command_judge_with_spans_matches_the_builtin_reference(tmp_path: Path) -> None:
     corpus = small_corpus(tmp_path, SMALL[:1])
-    via_command = cli_json("audit", "--judge", _judge("spans_judge.py", "grader"), "--corpus", str(corpus), "--jobs", "2")
-    builtin = cli_json("audit", "--judge", "qcgrade", "--corpus", str(corpus))
+    via_command = cli_json("audit", "--judge", _judge("spans_judge.py", "grader"), str(corpus), "--jobs", "2")
+    builtin = cli_json("audit", "--judge", "qcgrade", str(corpus))
     for key in ("per_class", "clean", "rates", "items", "verdict"):
         assert via_command[key] == builtin[key], key
 
@@ -199,16 +196,16 @@ def test_async_judge_and_a_running_event_loop(tmp_path: Path) -> None:
 def test_same_json_across_jobs_and_cache_resume(tmp_path: Path) -> None:
     corpus = str(small_corpus(tmp_path))
     judge = _judge("spans_judge.py", "fixed")
-    serial = cli("audit", "--judge", judge, "--corpus", corpus, "--format", "json")
-    parallel = cli("audit", "--judge", judge, "--corpus", corpus, "--format", "json", "--jobs", "6")
+    serial = cli("audit", "--judge", judge, corpus, "--format", "json")
+    parallel = cli("audit", "--judge", judge, corpus, "--format", "json", "--jobs", "6")
     assert serial.exit_code == 0 and serial.stdout == parallel.stdout
     cache = tmp_path / "cache"
-    fresh = cli("audit", "--judge", judge, "--corpus", corpus, "--format", "json", "--cache", str(cache))
+    fresh = cli("audit", "--judge", judge, corpus, "--format", "json", "--cache", str(cache))
     entries = sorted(cache.rglob("*.json"))
     assert len(entries) == json.loads(fresh.stdout)["counts"]["items"]
     for entry in entries[::2]:  # an interrupted run: half the verdicts never landed
         entry.unlink()
-    resumed = cli("audit", "--judge", judge, "--corpus", corpus, "--format", "json", "--cache", str(cache))
+    resumed = cli("audit", "--judge", judge, corpus, "--format", "json", "--cache", str(cache))
     assert fresh.stdout == resumed.stdout == serial.stdout
     assert len(list(cache.rglob("*.json"))) == len(entries)
 
@@ -218,7 +215,7 @@ def test_failing_sections_are_skipped_and_listed(tmp_path: Path) -> None:
     demo = ROOT / "qcgrade" / "demo"
     shutil.copy(demo / "failing.md", corpus / "zz-failing.md")
     shutil.copy(demo / "slice.json", corpus / "zz-failing.json")
-    data = cli_json("audit", "--judge", "qcgrade", "--corpus", str(corpus))
+    data = cli_json("audit", "--judge", "qcgrade", str(corpus))
     assert [s["id"] for s in data["skipped"]] == ["zz-failing"]
     assert data["skipped"][0]["reason"] == "fails the deterministic grader" and data["skipped"][0]["checks"]
     assert data["sections"] == 1 and {i["source"] for i in data["items"]} == {SMALL[0]}
@@ -238,7 +235,7 @@ def test_inapplicable_defects_are_listed_not_counted(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    data = cli_json("audit", "--judge", "qcgrade", "--corpus", str(corpus))
+    data = cli_json("audit", "--judge", "qcgrade", str(corpus))
     missing = {x["class"] for x in data["not_applicable"]}
     assert "missing_tldr" in missing  # there is no TL;DR to delete
     for name, row in data["per_class"].items():
@@ -253,7 +250,6 @@ def test_timeouts_through_the_cli(tmp_path: Path) -> None:
         "audit",
         "--judge",
         _judge("slow.py", str(tmp_path / "pids"), "60"),
-        "--corpus",
         str(corpus),
         "--defects",
         "orphan_citation",
@@ -274,7 +270,7 @@ def test_timeouts_through_the_cli(tmp_path: Path) -> None:
 
 
 def test_plain_text_output(tmp_path: Path) -> None:
-    result = cli("audit", "--judge", _judge("always_pass.py"), "--corpus", str(small_corpus(tmp_path)))
+    result = cli("audit", "--judge", _judge("always_pass.py"), str(small_corpus(tmp_path)))
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0].startswith("judge: ") and "always_pass.py" in lines[0]
@@ -298,17 +294,27 @@ def test_plain_text_output(tmp_path: Path) -> None:
         (("--defects", "bare_numbr"), "--defects: unknown defect class 'bare_numbr' (did you mean 'bare_number'?)"),
         (("--defects", " , "), "--defects: name at least one defect class"),
         (("--html", "no/such/dir/audit.html"), "no/such/dir/audit.html: cannot write: no directory no/such/dir"),
-        (("--corpus", "does/not/exist"), "does/not/exist: no such file or directory"),
+        (("CORPUS", "does/not/exist"), "does/not/exist: no such file or directory"),
     ],
 )
 def test_bad_audit_input_is_one_line_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
-    base = {"--judge": "qcgrade", "--corpus": str(small_corpus(tmp_path, SMALL[:1]))}
+    base = {"CORPUS": str(small_corpus(tmp_path, SMALL[:1])), "--judge": "qcgrade"}
     for flag, value in zip(args[::2], args[1::2]):
         base[flag] = value
-    result = cli("audit", *[x for pair in base.items() for x in pair])
+    result = cli("audit", *[x for flag, value in base.items() for x in ((value,) if flag == "CORPUS" else (flag, value))])
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("qcgrade: error: ")
     assert message in result.stderr
+
+
+def test_the_old_corpus_option_still_works_with_a_deprecation_message(tmp_path: Path) -> None:
+    corpus = str(small_corpus(tmp_path, SMALL[:1]))
+    old = cli("audit", "--judge", "qcgrade", "--corpus", corpus, "--format", "json")
+    new = cli("audit", corpus, "--judge", "qcgrade", "--format", "json")
+    assert old.exit_code == new.exit_code == 0
+    assert old.stdout == new.stdout
+    assert "--corpus is deprecated" in old.stderr and "qcgrade audit CORPUS" in old.stderr
+    assert "deprecated" not in new.stderr
 
 
 def test_output_problems_are_caught_before_the_judge_runs(tmp_path: Path) -> None:
@@ -321,18 +327,18 @@ def test_output_problems_are_caught_before_the_judge_runs(tmp_path: Path) -> Non
         (["--html", str(tmp_path)], f"{tmp_path}: is a directory, expected a file to write"),
         (["--curve"], "--curve: the curve goes into the HTML report; give --html FILE too"),
     ):
-        result = cli("audit", "--judge", judge, "--corpus", corpus, *extra)
+        result = cli("audit", "--judge", judge, corpus, *extra)
         assert result.exit_code == 2, result.output
         assert result.stderr.startswith(f"qcgrade: error: {message}") and result.stderr.count("\n") == 1
         assert not marker.exists()
-    assert cli("audit", "--judge", judge, "--corpus", corpus, "--defects", "orphan_citation").exit_code == 0
+    assert cli("audit", "--judge", judge, corpus, "--defects", "orphan_citation").exit_code == 0
     assert marker.exists()  # the same judge does run when the options are fine
 
 
 def test_rich_table_shows_every_class_name_whole_on_80_columns(tmp_path: Path) -> None:
     corpus = str(small_corpus(tmp_path, SMALL[:1]))
     result = CliRunner().invoke(
-        main, ["audit", "--judge", "qcgrade", "--corpus", corpus], env={"FORCE_COLOR": "1", "NO_COLOR": "", "COLUMNS": "80"}
+        main, ["audit", "--judge", "qcgrade", corpus], env={"FORCE_COLOR": "1", "NO_COLOR": "", "COLUMNS": "80"}
     )
     assert result.exit_code == 0
     assert "unregistered_metric" in result.stdout and "…" not in result.stdout
@@ -342,7 +348,7 @@ def test_example_judge_for_users(tmp_path: Path) -> None:
     """The shipped example catches orphan citations only, so the audit puts it past the cliff."""
     # Run as a file (as a user's copy would be), which skips importing qcgrade per call.
     judge = f"{sys.executable} {ROOT / 'qcgrade' / 'auditing' / 'example_judge.py'}"
-    data = cli_json("audit", "--judge", judge, "--corpus", str(small_corpus(tmp_path)), "--jobs", "2")
+    data = cli_json("audit", "--judge", judge, str(small_corpus(tmp_path)), "--jobs", "2")
     assert data["per_class"]["orphan_citation"]["flag_rate"] == 1.0
     assert data["per_class"]["orphan_citation"]["span_jaccard"] == 1.0
     assert all(row["flag_rate"] == 0.0 for name, row in data["per_class"].items() if name != "orphan_citation")
@@ -353,7 +359,7 @@ def test_example_judge_for_users(tmp_path: Path) -> None:
 def test_rich_table_on_a_terminal(tmp_path: Path) -> None:
     corpus = str(small_corpus(tmp_path, SMALL[:1]))
     result = CliRunner().invoke(
-        main, ["audit", "--judge", "qcgrade", "--corpus", corpus], env={"FORCE_COLOR": "1", "NO_COLOR": "", "COLUMNS": "120"}
+        main, ["audit", "--judge", "qcgrade", corpus], env={"FORCE_COLOR": "1", "NO_COLOR": "", "COLUMNS": "120"}
     )
     assert result.exit_code == 0
     assert "─" in result.stdout and "\x1b[" in result.stdout
@@ -375,7 +381,6 @@ def test_same_bytes_across_processes_and_hash_seeds(tmp_path: Path) -> None:
                 "audit",
                 "--judge",
                 "qcgrade",
-                "--corpus",
                 corpus,
                 "--seeds",
                 "2",

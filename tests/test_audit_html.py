@@ -13,13 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from qcgrade.auditing import audit, audit_page, retirement_curve, simulation_page
-from qcgrade.auditing.curve import JudgePoint
-from qcgrade.auditing.html import at_risk_from
 from qcgrade.auditing.items import corpus_entries
 from qcgrade.auditing.measure import rate
 from qcgrade.cli import main
-from qcgrade.simulate import simulate
-from qcgrade.stats import wilson_interval
+from qcgrade.curator.curve import JudgePoint
+from qcgrade.curator.simulate import simulate
+from qcgrade.curator.stats import wilson_interval
+from qcgrade.render.audit_html import at_risk_from
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 ENTRIES = [e for e in corpus_entries(FIXTURES) if e.id in ("brinewave-lines/s1", "voltaris-cells/s2")]
@@ -136,14 +136,12 @@ def test_cli_writes_the_html(tmp_path: Path) -> None:
     for suffix in (".md", ".json"):
         shutil.copy(FIXTURES / "brinewave-lines" / f"s1{suffix}", corpus / f"s1{suffix}")
     out = tmp_path / "audit.html"
-    result = CliRunner().invoke(
-        main, ["audit", "--judge", "qcgrade", "--corpus", str(corpus.parent), "--html", str(out), "--curve"]
-    )
+    result = CliRunner().invoke(main, ["audit", "--judge", "qcgrade", str(corpus.parent), "--html", str(out), "--curve"])
     assert result.exit_code == 0, result.stderr
     page = assert_self_contained(out.read_text(encoding="utf-8"))
     assert page.count("svg") == 3
     bad = CliRunner().invoke(
-        main, ["audit", "--judge", "qcgrade", "--corpus", str(corpus.parent), "--html", str(tmp_path / "missing-dir" / "a.html")]
+        main, ["audit", "--judge", "qcgrade", str(corpus.parent), "--html", str(tmp_path / "missing-dir" / "a.html")]
     )
     assert bad.exit_code == 2 and bad.stderr.startswith("qcgrade: error: ") and "cannot write" in bad.stderr
 

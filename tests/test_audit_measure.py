@@ -13,8 +13,8 @@ from qcgrade.auditing.judges import Verdict
 from qcgrade.auditing.measure import hoeffding_eps, measure
 from qcgrade.auditing.report import Inapplicable, Skipped
 from qcgrade.auditing.runner import Outcome
-from qcgrade.stats import wilson_interval
-from qcgrade.theory import prop1_floor_terms
+from qcgrade.curator.stats import wilson_interval
+from qcgrade.curator.theory import prop1_floor_terms
 
 DEFECTS = ("orphan_citation", "bare_number", "number_swap")
 VISIBLE = {"orphan_citation": True, "bare_number": True, "number_swap": False}

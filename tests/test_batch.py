@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 import helpers
 from qcgrade import Options, UnknownCheckError, grade
-from qcgrade.batch import BatchSummary, grade_jsonl, grade_line
 from qcgrade.cli import main
+from qcgrade.scale.batch import BatchSummary, grade_jsonl, grade_line
 
 PAIRS = helpers.fixture_pairs()
 DEFECT = "\n\nMargins fell 12% last year.\n"  # one bare number
@@ -299,16 +299,16 @@ def test_a_reader_that_goes_away_is_one_line_not_a_traceback(tmp_path: Path) -> 
 
 
 def test_a_bug_on_one_line_is_an_internal_error_record_and_exit_4(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import qcgrade.batch
+    import qcgrade.scale.batch
 
-    real_grade = qcgrade.batch.grade
+    real_grade = qcgrade.scale.batch.grade
 
     def buggy(text: str, *args: object, **kwargs: object) -> object:
         if "TRIGGER" in text:
             raise ZeroDivisionError("simulated bug")
         return real_grade(text, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(qcgrade.batch, "grade", buggy)
+    monkeypatch.setattr(qcgrade.scale.batch, "grade", buggy)
     source = tmp_path / "in.jsonl"
     source.write_bytes(b"".join(lines_of([GOOD, {**GOOD, "id": "bug", "section": "TRIGGER"}, GOOD])))
     code, out, _ = invoke(["batch", str(source), "-o", "-", "-j", "1"], tmp_path)
@@ -320,11 +320,10 @@ def test_a_bug_on_one_line_is_an_internal_error_record_and_exit_4(tmp_path: Path
 
 def test_the_progress_line_fits_an_80_column_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rate and ETA on one line of a standard terminal, not wrapped onto a second one."""
-    import importlib
     import io
     import re
 
-    batch_cli = importlib.import_module("qcgrade.cli.batch")  # the module, not the command it defines
+    from qcgrade.cli.progress import progress_bar
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -334,9 +333,10 @@ def test_the_progress_line_fits_an_80_column_terminal(monkeypatch: pytest.Monkey
     monkeypatch.setattr(sys, "stderr", screen)
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.delenv("NO_COLOR", raising=False)
-    with batch_cli._progress(3_000_000) as advance:
+    # How batch drives the bar: the total and steps are bytes read, the count is lines.
+    with progress_bar("grading", 3_000_000, unit="lines") as advance:
         assert advance is not None
-        advance(12_000, 3_000_000)
+        advance(12_000, count=12_000)
     shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())
     lines = [line for line in re.split(r"[\r\n]", shown) if line.strip()]
     assert lines and all(len(line) <= 80 for line in lines), lines

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qcgrade.channel import Channel
+from qcgrade.curator.channel import Channel
 
 N = 20_000
 

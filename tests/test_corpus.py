@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURES, fixture_pairs
-from qcgrade.corpus import load_corpus
+from qcgrade.auditing.corpus import load_corpus
 from qcgrade.files import InputError
 
 SLICE = {"section": "s1", "cards": [{"id": "E001", "stance": "bull"}]}

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from helpers import FIXTURES
 from qcgrade import grade
+from qcgrade.auditing.corpus import CorpusItem, load_corpus
+from qcgrade.auditing.gate import GateResult, gate_steps, render_text, run_gate
 from qcgrade.cli import main
-from qcgrade.corpus import CorpusItem, load_corpus
-from qcgrade.gate import GateResult, gate_steps, render_text, run_gate
 from qcgrade.injectors import DEFECTS, QC_INVISIBLE, QC_VISIBLE
 from qcgrade.spans import jaccard
 

@@ -22,8 +22,8 @@ import pytest
 
 from helpers import FIXTURES, ROOT
 from qcgrade import grade, parse_section
+from qcgrade.auditing.corpus import CorpusItem, load_corpus
 from qcgrade.checks import TIER1
-from qcgrade.corpus import CorpusItem, load_corpus
 from qcgrade.injectors import (
     DEFECTS,
     EXPECTED_CHECK,
@@ -202,7 +202,7 @@ def test_same_seed_same_bytes_and_different_seeds_differ() -> None:
 
 def test_same_seed_same_record_across_processes_and_hash_seeds() -> None:
     script = (
-        "import sys; from qcgrade.corpus import load_corpus; from qcgrade.injectors import DEFECTS, inject\n"
+        "import sys; from qcgrade.auditing.corpus import load_corpus; from qcgrade.injectors import DEFECTS, inject\n"
         "item = load_corpus(sys.argv[1])[5]\n"
         "print(''.join(inject(item.section, item.slice, d, 3).record.to_json() for d in DEFECTS))\n"
     )

@@ -17,16 +17,16 @@ from typing import Any
 import pytest
 
 import helpers
-import qcgrade.integrations.openrlhf as openrlhf_module
-import qcgrade.integrations.trl as trl_module
-import qcgrade.integrations.verl as verl_module
+import qcgrade.rewards.openrlhf as openrlhf_module
+import qcgrade.rewards.trl as trl_module
+import qcgrade.rewards.verl as verl_module
 from qcgrade.evidence import SliceError
-from qcgrade.integrations import resolve_slice, stat_keys
-from qcgrade.integrations.openrlhf import make_reward_func as make_openrlhf_func
-from qcgrade.integrations.openrlhf import reward_func, strip_prompt
-from qcgrade.integrations.trl import completion_text, make_reward_func
-from qcgrade.integrations.verl import compute_score, compute_score_batch
-from qcgrade.rewards import reward, score
+from qcgrade.rewards.adapters import resolve_slice, stat_keys
+from qcgrade.rewards.base import reward, score
+from qcgrade.rewards.openrlhf import make_reward_func as make_openrlhf_func
+from qcgrade.rewards.openrlhf import reward_func, strip_prompt
+from qcgrade.rewards.trl import completion_text, make_reward_func
+from qcgrade.rewards.verl import compute_score, compute_score_batch
 
 SECTION = helpers.FIXTURES / "cloudmeadow-saas" / "s3.md"
 CLEAN = SECTION.read_text(encoding="utf-8")
@@ -113,7 +113,7 @@ def test_trl_conversational_completions_grade_the_last_assistant_message() -> No
 
 def test_trl_rows_without_a_slice_get_none_not_a_crash() -> None:
     func = make_reward_func()
-    with pytest.warns(RuntimeWarning, match="unusable slice"):
+    with pytest.warns(RuntimeWarning, match="row 0: no slice in column .slice."):
         rewards = trl_call(func, [CLEAN, CLEAN, CLEAN, 12345], slice=[None, "{not json", SLICE_JSON, SLICE_JSON])
     assert rewards == [None, None, 1.0, None]
 

@@ -348,7 +348,7 @@ def test_jobs_bound_the_requests_in_flight(jobs: int, waves: int) -> None:
 
 
 def test_no_key_for_the_openai_api_is_one_line_before_any_request(tmp_path: Path) -> None:
-    result = cli("audit", "--judge", "openai:gpt-4o-mini", "--corpus", str(small_corpus(tmp_path)))
+    result = cli("audit", "--judge", "openai:gpt-4o-mini", str(small_corpus(tmp_path)))
     assert result.exit_code == 2
     assert result.stderr.strip().count("\n") == 0
     assert "no API key for https://api.openai.com/v1: set OPENAI_API_KEY" in result.stderr
@@ -357,7 +357,7 @@ def test_no_key_for_the_openai_api_is_one_line_before_any_request(tmp_path: Path
 
 def test_unreachable_server(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"
-    result = cli("audit", "--judge", "openai:m", "--base-url", url, "--corpus", str(small_corpus(tmp_path)))
+    result = cli("audit", "--judge", "openai:m", "--base-url", url, str(small_corpus(tmp_path)))
     assert result.exit_code == 2 and result.stderr.strip().count("\n") == 0
     assert f"cannot reach {url}" in result.stderr
 
@@ -367,7 +367,7 @@ def test_wrong_model_name(tmp_path: Path) -> None:
         return error(404, f"The model `{seen.body['model']}` does not exist", "model_not_found")
 
     with ChatServer(script, models=["llama-3-8b", "qwen2.5-7b"]) as server:
-        result = cli("audit", "--judge", "openai:gtp-4o", "--base-url", server.base_url, "--corpus", str(small_corpus(tmp_path)))
+        result = cli("audit", "--judge", "openai:gtp-4o", "--base-url", server.base_url, str(small_corpus(tmp_path)))
     assert result.exit_code == 2 and result.stderr.strip().count("\n") == 0
     assert "model 'gtp-4o' not found" in result.stderr and "it serves: llama-3-8b, qwen2.5-7b" in result.stderr
     assert len(server.chats()) == 1  # the one-token probe, no item
@@ -383,7 +383,6 @@ def test_rejected_key(tmp_path: Path) -> None:
             "openai:test-model",
             "--base-url",
             server.base_url,
-            "--corpus",
             str(small_corpus(tmp_path)),
             env={"OPENAI_API_KEY": "sk-wrong"},
         )
@@ -394,9 +393,7 @@ def test_rejected_key(tmp_path: Path) -> None:
 
 def test_a_local_server_that_wants_a_key_says_which_variable(tmp_path: Path) -> None:
     with ChatServer(lambda seen: error(401, "missing bearer token"), models_reply=error(404, "Not Found")) as server:
-        result = cli(
-            "audit", "--judge", "openai:test-model", "--base-url", server.base_url, "--corpus", str(small_corpus(tmp_path))
-        )
+        result = cli("audit", "--judge", "openai:test-model", "--base-url", server.base_url, str(small_corpus(tmp_path)))
     assert result.exit_code == 2 and result.stderr.strip().count("\n") == 0
     assert "refused a one-token test request with HTTP 401 for no API key (OPENAI_API_KEY is not set)" in result.stderr
 
@@ -422,7 +419,7 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
         (("--judge", "openai:m", "--prompt", str(tmp_path / "nope.md")), "nope.md: no such prompt file"),
     ]
     for args, message in cases:
-        result = cli("audit", *args, "--corpus", corpus)
+        result = cli("audit", *args, corpus)
         assert result.exit_code == 2, (args, result.output)
         assert message in result.stderr and result.stderr.strip().count("\n") == 0, (args, result.stderr)
 
@@ -432,7 +429,7 @@ def test_missing_httpx_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     monkeypatch.delitem(sys.modules, "qcgrade.auditing.openai_judge", raising=False)
     with pytest.raises(JudgeSetupError, match=r"^the openai judge needs httpx: pip install 'qcgrade\[llm\]'$"):
         make_judge("openai:gpt-4o-mini")
-    result = cli("audit", "--judge", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--corpus", str(small_corpus(tmp_path)))
+    result = cli("audit", "--judge", "openai:m", "--base-url", "http://127.0.0.1:9/v1", str(small_corpus(tmp_path)))
     assert result.exit_code == 2
     assert result.stderr == "qcgrade: error: the openai judge needs httpx: pip install 'qcgrade[llm]'\n"
 
@@ -448,7 +445,7 @@ def test_a_prompt_file_replaces_the_rubric_and_its_hash_keys_the_cache(tmp_path:
     )
     cache = str(tmp_path / "cache")
     with ChatServer(lambda seen: verdict(False)) as server:
-        base = ("audit", "--judge", "openai:test-model", "--base-url", server.base_url, "--corpus", corpus, "--cache", cache)
+        base = ("audit", "--judge", "openai:test-model", "--base-url", server.base_url, corpus, "--cache", cache)
         first = cli(*base, "--prompt", str(prompt), "--format", "json")
         asked = len(server.chats())
         again = cli(*base, "--prompt", str(prompt), "--format", "json")
@@ -484,7 +481,6 @@ def test_bad_prompt_files_are_one_line(tmp_path: Path, text: str, message: str) 
         "http://127.0.0.1:9/v1",
         "--prompt",
         str(prompt),
-        "--corpus",
         str(small_corpus(tmp_path)),
     )
     assert result.exit_code == 2
@@ -510,7 +506,6 @@ def test_report_records_the_judge_and_what_it_cost_but_never_the_key(tmp_path: P
             "openai:test-model",
             "--base-url",
             server.base_url,
-            "--corpus",
             corpus,
             "-j",
             "4",
@@ -560,7 +555,6 @@ def test_text_and_html_reports_name_model_host_and_prompt(tmp_path: Path) -> Non
             "openai:test-model",
             "--base-url",
             server.base_url,
-            "--corpus",
             str(small_corpus(tmp_path)),
             "--html",
             str(page),
@@ -600,7 +594,6 @@ def test_an_interrupted_audit_resumes_from_the_cache_without_asking_twice(tmp_pa
             "openai:test-model",
             "--base-url",
             server.base_url,
-            "--corpus",
             corpus,
             "--format",
             "json",
@@ -618,7 +611,6 @@ def test_an_interrupted_audit_resumes_from_the_cache_without_asking_twice(tmp_pa
             "openai:test-model",
             "--base-url",
             server.base_url,
-            "--corpus",
             corpus,
             "--format",
             "json",

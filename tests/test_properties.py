@@ -142,7 +142,7 @@ def test_json_output_identical_across_processes_and_hash_seeds(tmp_path) -> None
 @settings(max_examples=150, deadline=None)
 @given(_texts, st.sets(st.integers(0, 30), max_size=10))
 def test_numerals_outside_matches_the_full_list(text: str, skip: set[int]) -> None:
-    from qcgrade.section import parse_section
+    from qcgrade.reading.section import parse_section
 
     lazy = list(parse_section(text).numerals_outside(skip))
     full = [n for n in parse_section(text).numerals if n.sentence not in skip]

@@ -10,7 +10,7 @@ import pytest
 import helpers
 from qcgrade.findings import Finding, Report
 from qcgrade.grader import grade
-from qcgrade.testing import SectionFailure, assert_passes, format_failure, glob_matcher
+from qcgrade.testing.asserts import SectionFailure, assert_passes, format_failure, glob_matcher
 
 pytest_plugins = ["pytester"]
 
@@ -144,7 +144,7 @@ def test_glob_matcher_with_no_patterns_matches_nothing() -> None:
 
 def test_entry_point_registers_the_plugin() -> None:
     plugins = {ep.name: ep.value for ep in entry_points(group="pytest11")}
-    assert plugins.get("qcgrade") == "qcgrade.pytest_plugin"
+    assert plugins.get("qcgrade") == "qcgrade.testing.plugin"
 
 
 def test_a_passing_section_is_one_passing_item(pytester: pytest.Pytester) -> None:

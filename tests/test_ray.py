@@ -19,7 +19,7 @@ import pytest
 
 import helpers
 from qcgrade import Options, grade
-from qcgrade.ray import OUTPUT_COLUMNS, Grader, grade_dataset, pool_for
+from qcgrade.scale.ray import OUTPUT_COLUMNS, Grader, grade_dataset, pool_for
 
 # Ray Data warns about its own deprecated settings when it pickles its context.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.*")

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from qcgrade.lexicon import NUMERAL, find_markers
-from qcgrade.section import parse_section
-from qcgrade.visible import fold
+from qcgrade.reading.lexicon import NUMERAL, find_markers
+from qcgrade.reading.projection import fold
+from qcgrade.reading.section import parse_section
 
 _RENDERER = MarkdownIt("commonmark").enable("table")
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
@@ -215,6 +215,6 @@ def _block_tokens(parser: MarkdownIt, text: str) -> list[tuple]:
 @given(st.one_of(_section, st.text(alphabet=st.sampled_from(list("-*_=|#>`~< \t\n\r\0]:[ab1.)+")), max_size=200)))
 def test_pruned_block_parser_gives_identical_tokens(text: str) -> None:
     """Leaving out block rules that cannot match must not change a single token."""
-    from qcgrade.parser import PARSER, block_parser_for
+    from qcgrade.reading.markdown import PARSER, block_parser_for
 
     assert _block_tokens(block_parser_for(text), text) == _block_tokens(PARSER, text)

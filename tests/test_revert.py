@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from helpers import FIXTURES, ROOT
+from qcgrade.auditing.corpus import CorpusItem, load_corpus
 from qcgrade.cli import main
-from qcgrade.corpus import CorpusItem, load_corpus
 from qcgrade.injectors import (
     DEFECTS,
     InjectionRecord,

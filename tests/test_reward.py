@@ -12,7 +12,7 @@ import helpers
 import qcgrade.evidence
 from qcgrade.evidence import SliceError
 from qcgrade.grader import grade
-from qcgrade.rewards import Score, reward, score
+from qcgrade.rewards.base import Score, reward, score
 
 SECTION = helpers.FIXTURES / "cloudmeadow-saas" / "s3.md"
 CLEAN = SECTION.read_text(encoding="utf-8")

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qcgrade.simulate import SimulationResult, simulate, sweep
-from qcgrade.theory import cliff
+from qcgrade.curator.simulate import SimulationResult, simulate, sweep
+from qcgrade.curator.theory import cliff
 
 SEEDS = (42, 43, 44)
 PAPER = {"tau": 0.10, "n_min": 24, "cap": 12, "rounds": 12}  # appendix B, table 2

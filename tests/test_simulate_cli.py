@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from qcgrade.cli import main
-from qcgrade.simulate import simulate
+from qcgrade.curator.simulate import simulate
 
 PAPER = ("--tau", "0.10", "--n-min", "24", "--cap", "12", "--rounds", "12")
 
@@ -93,7 +93,7 @@ def test_audit_places_the_judge_on_the_curve(tmp_path: Path) -> None:
 
 def test_audit_from_a_real_audit_report(tmp_path: Path) -> None:
     corpus = Path(__file__).resolve().parent.parent / "fixtures" / "appendix-a"
-    audit_out = CliRunner().invoke(main, ["audit", "--judge", "qcgrade", "--corpus", str(corpus), "--format", "json"])
+    audit_out = CliRunner().invoke(main, ["audit", "--judge", "qcgrade", str(corpus), "--format", "json"])
     assert audit_out.exit_code == 0
     path = tmp_path / "audit.json"
     path.write_text(audit_out.stdout, encoding="utf-8")

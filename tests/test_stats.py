@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qcgrade.stats import Z_95, mean, proportion, wilson_interval
+from qcgrade.curator.stats import Z_95, mean, proportion, wilson_interval
 
 
 @pytest.mark.parametrize(

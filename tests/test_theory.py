@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from qcgrade import theory as th
-from qcgrade.stats import wilson_interval
+from qcgrade.curator import theory as th
+from qcgrade.curator.stats import wilson_interval
 
 rates = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
 taus = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)

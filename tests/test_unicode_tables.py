@@ -6,7 +6,7 @@ import re
 
 import regex
 
-from qcgrade.visible import _FOLD, _FOLDABLE, IGNORABLE_CLASS
+from qcgrade.reading.projection import _FOLD, _FOLDABLE, IGNORABLE_CLASS
 
 
 def test_ignorable_class_is_default_ignorable_code_point() -> None:

@@ -18,8 +18,8 @@ retries), :mod:`.cache`, :mod:`.items` (ground truth by injection),
 
 from __future__ import annotations
 
-from .curve import JudgePoint, RetirementCurve, judge_point_from_audit, retirement_curve
-from .html import audit_page, simulation_page
+from ..curator.curve import JudgePoint, RetirementCurve, judge_point_from_audit, retirement_curve
+from ..render.audit_html import audit_page, simulation_page
 from .items import AuditItem, CorpusEntry, build_items
 from .judges import (
     CallableJudge,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ class AuditItem:
     items, else whether the deterministic grader is meant to see the defect.
     ``targets`` are where the defect sits in ``text`` (the spans a perfect
     grader would flag; an empty span marks a deletion; none for clean items).
+    ``record`` says exactly what the injection changed.
     """
 
     id: str
@@ -56,6 +57,9 @@ class AuditItem:
     visible: bool | None = None
     expected_check: str | None = None
     targets: tuple[tuple[int, int], ...] = ()
+    #: The injection record (an :class:`~qcgrade.injectors.InjectionRecord`; None for clean items),
+    #: so a frozen item set can be reverted and checked (:mod:`.item_file`).
+    record: Any = field(default=None, compare=False, repr=False)
 
     @property
     def injected(self) -> bool:
@@ -103,13 +107,13 @@ def _entry(item: Any) -> CorpusEntry:
 
 
 def corpus_entries(corpus: Any) -> list[CorpusEntry]:
-    """Entries from a corpus path (via :func:`qcgrade.corpus.load_corpus`) or an iterable.
+    """Entries from a corpus path (via :func:`qcgrade.auditing.corpus.load_corpus`) or an iterable.
 
     An iterable may hold corpus items (``.id``, ``.text``, ``.slice``),
     :class:`CorpusEntry` values or ``(id, text, slice)`` triples.
     """
     if isinstance(corpus, (str, Path)):
-        from ..corpus import load_corpus
+        from .corpus import load_corpus
 
         corpus = load_corpus(Path(corpus))
     return [_entry(item) for item in corpus]
@@ -178,6 +182,7 @@ def build_items(
                         visible=expected is not None,
                         expected_check=expected,
                         targets=_targets(record),
+                        record=record,
                     )
                 )
     return ItemSet(tuple(items), sections, tuple(skipped), tuple(missing), chosen)

@@ -37,6 +37,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import JudgeError, JudgeSetupError
+from ..evidence import json_error_text
 from ..grader import grade
 from ..options import Options
 
@@ -44,14 +46,6 @@ Span = tuple[int, int]
 
 #: How much of unparseable output to quote back in an error message.
 _QUOTE = 60
-
-
-class JudgeError(Exception):
-    """One judge call went wrong; the message is one line saying how."""
-
-
-class JudgeSetupError(ValueError):
-    """The judge cannot be used at all (no API key, server unreachable, unknown model): one line, before any item."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +115,7 @@ def parse_output(stdout: str) -> Verdict:
         try:
             obj = json.loads(body)
         except json.JSONDecodeError as exc:
-            raise JudgeError(f"output is not valid JSON ({exc.msg} at char {exc.pos})") from None
+            raise JudgeError(f"output is not valid JSON ({json_error_text(exc)})") from None
         except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
             raise JudgeError(f"output is not usable JSON ({_one_line(str(exc))})") from None
         if not isinstance(obj, dict):

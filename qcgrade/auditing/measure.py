@@ -7,19 +7,19 @@
 * ``rho_pf`` (phantom failures): share of clean items judged fail;
 * ``kappa = 1 - rho_fp - rho_pf``, with the conservative interval
   ``[1 - hi_fp - hi_pf, 1 - lo_fp - lo_pf]`` from the two Wilson intervals;
-* the curator quantities of :mod:`qcgrade.theory` and its verdict, which
+* the curator quantities of :mod:`qcgrade.curator.theory` and its verdict, which
   takes the point estimates of ``rho_fp`` and ``kappa`` and the Wilson upper
   bound of ``rho_fp`` ("at risk" when that bound reaches the cliff).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 
-from ..spans import jaccard
-from ..stats import mean, wilson_interval
-from ..theory import (
+from ..curator.stats import mean, wilson_interval
+from ..curator.theory import (
     cliff,
     effective_tau,
     max_operative_tau,
@@ -27,11 +27,12 @@ from ..theory import (
     prop1_floor_terms,
     verdict,
 )
+from ..spans import jaccard
 from .items import CLEAN, AuditItem, ItemSet
 from .report import AuditReport, ClassRate, ItemResult, JudgeFailure, Rate, Theory
 from .runner import Outcome
 
-#: kappa below this is "starved" (qcgrade.theory.verdict's default threshold).
+#: kappa below this is "starved" (qcgrade.curator.theory.verdict's default threshold).
 STARVED_KAPPA = 0.1
 
 
@@ -162,6 +163,7 @@ def measure(
             passed=None if o.verdict is None else o.verdict.passed,
             spans=None if o.verdict is None else o.verdict.spans,
             span_jaccard=_item_jaccard(i, o),
+            text_sha256=hashlib.sha256(i.text.encode("utf-8", "surrogatepass")).hexdigest(),
         )
         for i, o in pairs
     )

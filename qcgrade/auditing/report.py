@@ -13,14 +13,18 @@ rate with its interval), ``clean``, ``theory``, ``items`` and ``counts``;
 and ``judge_info`` only for judges that describe themselves (the OpenAI
 judge: ``kind``, ``model``, ``base_url_host``, ``prompt_sha256``, its
 sampling options and ``usage`` -- tokens and cost summed over the scored
-answers, cached ones included, so a resumed audit reports the same totals).
+answers, cached ones included, so a resumed audit reports the same totals);
+``composite`` only with ``--composite`` (:class:`.composite.CompositeReport`).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .composite import CompositeReport
 
 Span = tuple[int, int]
 
@@ -142,7 +146,7 @@ class Theory:
 
 @dataclass(frozen=True, slots=True)
 class ItemResult:
-    """One judged item: its id, class, seed, the verdict (None on judge error) and spans."""
+    """One judged item: its id, class, seed, the verdict (None on judge error), spans and the text's hash."""
 
     id: str
     source: str
@@ -151,6 +155,8 @@ class ItemResult:
     passed: bool | None
     spans: tuple[Span, ...] | None
     span_jaccard: float | None
+    #: SHA-256 of the text the judge saw, so ``audit compare`` pairs only identical items.
+    text_sha256: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -160,6 +166,7 @@ class ItemResult:
             "source": self.source,
             "span_jaccard": self.span_jaccard,
             "spans": [list(s) for s in self.spans] if self.spans is not None else None,
+            "text_sha256": self.text_sha256,
             "verdict": None if self.passed is None else ("pass" if self.passed else "fail"),
         }
 
@@ -227,6 +234,8 @@ class AuditReport:
     not_applicable: tuple[Inapplicable, ...] = ()
     items: tuple[ItemResult, ...] = field(default=(), repr=False)
     judge_info: dict[str, Any] | None = None
+    #: ``--composite``: the judge, qcgrade and "both pass" side by side (:mod:`.composite`).
+    composite: CompositeReport | None = field(default=None, repr=False)
 
     @property
     def cliff(self) -> float:
@@ -236,6 +245,7 @@ class AuditReport:
         scored = sum(1 for i in self.items if i.passed is not None)
         return {
             "clean": self.clean.to_dict(),
+            **({"composite": self.composite.to_dict()} if self.composite is not None else {}),
             "cliff": self.theory.cliff,
             "counts": {
                 "items": len(self.items),

@@ -30,7 +30,7 @@ import regex
 from ..evidence import EvidenceSlice
 from ..findings import Finding
 from ..options import Options
-from ..section import Section
+from ..reading.section import Section
 from .base import Check
 
 NAME = "bare_number"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..evidence import EvidenceSlice
 from ..findings import Finding
 from ..options import Options
-from ..section import Section
+from ..reading.section import Section
 
 CheckFunction = Callable[[Section, EvidenceSlice, Options], Iterable[Finding]]
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from ..evidence import EvidenceSlice
 from ..findings import Finding
 from ..options import Options
-from ..section import Section
+from ..reading.section import Section
 from .base import Check
 
 NAME = "coverage_floor"

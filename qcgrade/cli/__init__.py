@@ -1,30 +1,12 @@
-"""The ``qcgrade`` command line: one group, its commands listed explicitly.
+"""The ``qcgrade`` command line: one group, its commands listed explicitly in :data:`.app.COMMANDS`.
 
 click lives in this package and nowhere else; each command module stays thin
-and calls into the library.
+(parse options, call the library, render) and is imported only when its
+command runs.
 """
 
 from __future__ import annotations
 
 from .app import main
-from .audit import audit, simulate_command
-from .batch import batch
-from .check import check, demo, list_checks
-from .config import show_config
-from .inject import gate_command, inject_command, revert_command
-
-for command in (
-    check,
-    list_checks,
-    demo,
-    batch,
-    show_config,
-    audit,
-    simulate_command,
-    inject_command,
-    revert_command,
-    gate_command,
-):
-    main.add_command(command)
 
 __all__ = ["main"]

@@ -12,15 +12,15 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from ..evidence import SliceError
-from ..files import InputError
+from ..errors import NotApplicable, QcgradeError
 from ..findings import Graded
-from ..grader import UnknownCheckError
 from ..render import RENDERERS
+from .output import discard_stdout, write_output, write_rendered
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,7 +39,10 @@ def friendly(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (InputError, SliceError, UnknownCheckError) as exc:
+        except NotApplicable as exc:
+            fail(str(exc), EXIT_NOT_APPLICABLE)
+        except QcgradeError as exc:
+            # Everything qcgrade reports about its input; any other exception is a bug.
             fail(str(exc))
         except KeyboardInterrupt:
             fail("interrupted", 130)
@@ -75,38 +78,22 @@ def _internal(exc: Exception) -> None:
     fail(f"internal error: {type(exc).__name__}: {exc} (set QCGRADE_DEBUG=1 for a traceback)", EXIT_INTERNAL)
 
 
-def emit(results: Sequence[Graded], fmt: str) -> None:
-    """Print results in a format; colour only for text on a terminal.
+def emit(results: Sequence[Graded], fmt: str, dest: Path | None = None) -> None:
+    """Write results in a format; colour only for text on a terminal.
 
     A reader that goes away (``| head``) is not an error: the rest of the
     output is dropped and the command still exits with its verdict.
     """
-    try:
-        if fmt == "text" and _colour_wanted():
-            from rich.console import Console
+    if fmt == "text":
 
+        def rich() -> object:
             from ..render.text import render_rich
 
-            Console(highlight=False, soft_wrap=True).print(render_rich(results), end="")
-            return
-        click.echo(RENDERERS[fmt](results), nl=False)
-    except BrokenPipeError:
-        discard_stdout()
+            return render_rich(results)
 
-
-def discard_stdout() -> None:
-    """Send whatever is still written to stdout to the null device (its reader is gone)."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    finally:
-        os.close(devnull)
-
-
-def _colour_wanted() -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    return sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
+        write_rendered(dest, lambda: RENDERERS["text"](results), rich)
+    else:
+        write_output(dest, RENDERERS[fmt](results))
 
 
 EXIT_CODES_HELP = (
@@ -115,7 +102,47 @@ EXIT_CODES_HELP = (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
+class LazyGroup(click.Group):
+    """A command group that imports a command's module only when that command runs.
+
+    ``qcgrade check`` then never loads the audit, injection and simulation
+    machinery (asyncio, the HTML report), which keeps its start-up short.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})  # command name -> "module:attribute"
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            import importlib
+
+            module, attribute = self.lazy[cmd_name].split(":")
+            command = getattr(importlib.import_module(module), attribute)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+COMMANDS = {
+    "check": "qcgrade.cli.check:check",
+    "check-changed": "qcgrade.cli.changed:check_changed",
+    "checks": "qcgrade.cli.check:list_checks",
+    "demo": "qcgrade.cli.check:demo",
+    "batch": "qcgrade.cli.batch:batch",
+    "config": "qcgrade.cli.config:show_config",
+    "audit": "qcgrade.cli.audit:audit",
+    "items": "qcgrade.cli.items:items_command",
+    "simulate": "qcgrade.cli.audit:simulate_command",
+    "inject": "qcgrade.cli.inject:inject_command",
+    "revert": "qcgrade.cli.inject:revert_command",
+    "gate": "qcgrade.cli.inject:gate_command",
+}
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
 @click.version_option(package_name="qcgrade")
 def main() -> None:
     """Deterministic QC grader for cited report sections, and defect injection to audit judges."""

@@ -1,9 +1,12 @@
-"""``qcgrade audit`` (measure a judge against the cliff) and ``qcgrade simulate`` (the curator).
+"""``qcgrade audit`` (measure a judge against the cliff), ``qcgrade audit compare`` and ``qcgrade simulate``.
 
 Thin: parse and validate options (bad values are one-line errors, exit 2),
-call :mod:`qcgrade.auditing` / :mod:`qcgrade.simulate`, print. rich draws the
-progress bar (stderr, terminals only) and the table (stdout, terminals only);
-pipes get plain text.
+call :mod:`qcgrade.auditing` / :mod:`qcgrade.curator`, render through
+:mod:`qcgrade.render`. The progress bar goes to stderr on terminals only.
+
+``audit`` is a group whose default command is the run: ``qcgrade audit
+CORPUS --judge ...`` runs an audit, ``qcgrade audit compare A.json B.json``
+compares two (a corpus folder literally named ``compare`` is ``./compare``).
 
 Exit codes: 0 when the report is printed; 2 for bad input, and also after
 printing the report when not one judge call succeeded (its rates and verdict
@@ -13,98 +16,22 @@ then say nothing about the judge).
 from __future__ import annotations
 
 import json
-import math
 import os
 import shutil
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ..auditing import (
-    audit_page,
-    judge_point_from_audit,
-    retirement_curve,
-    simulation_page,
-)
-from ..auditing import text as audit_text
-from ..auditing.judges import REFERENCE
-from ..auditing.report import AuditReport
-from ..auditing.run import audit as run_audit
-from ..config import did_you_mean
-from ..files import InputError, read_bytes
+from ..errors import InputError
+from ..files import read_bytes
 from ..injectors import DEFECTS
-from ..simulate import SimulationResult, simulate
-from ..theory import cliff, true_pass_threshold
-from .app import EXIT_BAD_INPUT, _colour_wanted, fail, friendly
+from ..options import Options
+from .app import friendly
 from .llm_options import build_judge, is_openai, llm_options
-
-
-class Bounded(click.ParamType):
-    """A number in a range; a bad value is a one-line error (exit 2), not click's usage screen."""
-
-    def __init__(self, integer: bool, low: float | None, high: float | None, what: str) -> None:
-        self.integer, self.low, self.high, self.what = integer, low, high, what
-        self.name = what
-
-    def _parse(self, value: Any) -> float | int | None:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, int) or (isinstance(value, float) and not self.integer):
-            return value
-        try:
-            return int(str(value).strip()) if self.integer else float(str(value).strip())
-        except ValueError:
-            return None
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = self._parse(value)
-        ok = number is not None and math.isfinite(number)
-        ok = ok and number is not None and (self.low is None or number >= self.low) and (self.high is None or number <= self.high)
-        if not ok:
-            name = param.opts[0] if param is not None and param.opts else "value"
-            fail(f"{name}: expected {self.what}, got {value!r}", EXIT_BAD_INPUT)
-        return float(number) if not self.integer and number is not None else number
-
-
-RATE = Bounded(False, 0.0, 1.0, "a number in [0, 1]")
-POSITIVE_SECONDS = Bounded(False, 1e-3, None, "a number of seconds >= 0.001")
-
-
-def _count(least: int) -> Bounded:
-    return Bounded(True, least, None, f"an integer >= {least}")
-
-
-def _write(path: Path, content: str) -> None:
-    try:
-        path.write_text(content, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
-def _check_writable(path: Path) -> None:
-    """Fail fast on an output file that cannot be written."""
-    if path.is_dir():
-        fail(f"{path}: is a directory, expected a file to write")
-    parent = path.parent
-    if not parent.is_dir():
-        fail(f"{path}: cannot write: no directory {parent}")
-
-
-def _defect_list(value: str | None) -> list[str] | None:
-    """The classes named by ``--defects`` (None: all of them); unknown or no names are errors."""
-    if value is None:
-        return None
-    names = [d.strip() for d in value.split(",") if d.strip()]
-    if not names:
-        fail("--defects: name at least one defect class")
-    for name in names:
-        if name not in DEFECTS:
-            hint = did_you_mean(name, DEFECTS)
-            fail(f"--defects: unknown defect class {name!r}{hint}; known: {', '.join(DEFECTS)}")
-    return names
+from .options import POSITIVE_SECONDS, RATE, choose, count, deprecated, jobs_option, output_option
+from .output import check_writable, write_output, write_rendered
+from .progress import progress_bar
 
 
 def _check_command(command: str) -> None:
@@ -113,78 +40,59 @@ def _check_command(command: str) -> None:
 
     try:
         argv = shlex.split(command)
-    except ValueError as exc:
-        fail(f"--judge: cannot parse command: {exc}")
-        return
+    except ValueError as exc:  # shlex's way of saying the quoting is unbalanced
+        raise InputError(f"--judge: cannot parse command: {exc}") from None
     if not argv:
-        fail("--judge: empty command")
+        raise InputError("--judge: empty command")
     program = argv[0]
     if os.sep in program or (os.altsep and os.altsep in program):
         if not Path(program).is_file():
-            fail(f"--judge: {program}: no such file")
+            raise InputError(f"--judge: {program}: no such file")
     elif shutil.which(program) is None:
-        fail(f"--judge: {program}: command not found")
+        raise InputError(f"--judge: {program}: command not found")
 
 
-def _progress() -> tuple[Callable[[Any], None], Callable[[int, Any], None], Callable[[], None]]:
-    """Hooks driving a rich progress bar on stderr, or no-ops when stderr is not a terminal."""
-    if not sys.stderr.isatty():
-        return (lambda _items: None), (lambda _i, _o: None), (lambda: None)
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    bar = Progress(
-        TextColumn("judging"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    task = bar.add_task("judging", total=None)
-
-    def on_items(item_set: Any) -> None:
-        bar.update(task, total=len(item_set.items))
-        bar.start()
-
-    return on_items, (lambda _i, _o: bar.advance(task)), bar.stop
+RUN = "run"
+RUN_EPILOG = (
+    "Compare two audits on their shared items: qcgrade audit compare A.json B.json. "
+    "Freeze an item set to replay: qcgrade items CORPUS --seeds 5 -o items.jsonl."
+)
 
 
-def _print_rich(report: AuditReport) -> None:
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
+class _RunCommand(click.Command):
+    """The run: its usage line reads ``qcgrade audit [OPTIONS] [CORPUS]``, as users type it."""
 
-    # No markup anywhere: judge names and error messages may contain "[...]".
-    console = Console(highlight=False, soft_wrap=True)
-    console.print(Text.assemble(("judge: ", "bold"), report.judge))
-    if (info := audit_text.judge_info_line(report)) is not None:
-        console.print(info, markup=False)
-    console.print(audit_text.counts_line(report), markup=False)
-    rows = audit_text.table_rows(report)
-    # Compact padding and fixed minimum widths: an 80-column terminal shows
-    # every class name whole instead of "unregistered_me…".
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
-    for i, name in enumerate(audit_text.HEADER):
-        width = max([len(name), *(len(row[i]) for row in rows)])
-        table.add_column(name, justify="left" if i < 2 else "right", no_wrap=True, min_width=width)
-    for row in rows:
-        table.add_row(*(Text(cell) for cell in row))
-    console.print(table)
-    for line in audit_text.summary_lines(report):
-        console.print(line, markup=False)
-    colour = {"safe": "green", "at risk": "yellow", "blind curator": "red", "starved": "magenta"}[report.verdict]
-    console.print(Text.assemble((f"verdict: {report.verdict.upper()}", f"bold {colour}"), " ", report.verdict_reason))
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        path = ctx.parent.command_path if ctx.parent is not None else ctx.command_path
+        formatter.write_usage(path, " ".join(self.collect_usage_pieces(ctx)))
 
 
-@click.command()
+class AuditGroup(click.Group):
+    """``audit`` runs an audit unless its first argument names a subcommand (``compare``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands:
+            args = [RUN, *args]  # `qcgrade audit CORPUS --judge ...` and `qcgrade audit --help`
+        return super().parse_args(ctx, args)
+
+
+def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
+    if old_corpus is not None:
+        deprecated("--corpus", "pass the corpus as an argument: qcgrade audit CORPUS --judge ...")
+        if corpus is not None and corpus != old_corpus:
+            raise InputError(f"two corpora given: {corpus} and --corpus {old_corpus}")
+        corpus = old_corpus
+    if corpus is None:
+        raise InputError(
+            "no corpus: give a folder of NAME.md + NAME.json pairs or a JSONL file (qcgrade audit CORPUS --judge ...)"
+        )
+    if not corpus.exists():
+        raise InputError(f"{corpus}: no such file or directory")
+    return corpus
+
+
+@click.command(name=RUN, cls=_RunCommand, epilog=RUN_EPILOG)
+@click.argument("corpus", required=False, type=click.Path(path_type=Path))
 @click.option(
     "--judge",
     "judge_spec",
@@ -193,30 +101,49 @@ def _print_rich(report: AuditReport) -> None:
     help="Judge command (JSON on stdin, PASS/FAIL or JSON on stdout), 'qcgrade' for the reference grader, "
     "or openai:MODEL for a Chat Completions server (see --base-url).",
 )
-@click.option("--corpus", "corpus_path", required=True, type=click.Path(path_type=Path), help="Corpus of clean sections.")
+@click.option(
+    "--items",
+    "items_path",
+    type=click.Path(path_type=Path),
+    help="Replay a frozen item set (qcgrade items) instead of building items from CORPUS.",
+)
+@click.option("--corpus", "old_corpus", type=click.Path(path_type=Path), hidden=True)
 @click.option(
     "--seeds",
-    type=_count(1),
+    type=count(1),
     default=1,
     show_default=True,
     help="Seeds 0..N-1: N samples per clean section, N injections per class.",
 )
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Curator retirement margin.")
-@click.option("--jobs", "-j", type=_count(1), default=1, show_default=True, help="Judge calls at once.")
+@jobs_option(1, "Judge calls at once.")
 @click.option(
     "--timeout", type=POSITIVE_SECONDS, default=60.0, show_default=True, help="Seconds per judge call before it is killed."
 )
-@click.option("--retries", type=_count(0), default=1, show_default=True, help="Retries after a judge error.")
+@click.option("--retries", type=count(0), default=1, show_default=True, help="Retries after a judge error.")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
 @click.option("--defects", help="Comma-separated defect classes (default: all seven).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--html", "html_path", type=click.Path(path_type=Path), help="Also write a self-contained HTML report.")
+@output_option()
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(path_type=Path, allow_dash=True),
+    help="Also write a self-contained HTML report ('-': stdout).",
+)
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
-@llm_options(Bounded(False, 0.0, None, "a number >= 0"), _count(1), Bounded(True, None, None, "an integer"))
+@click.option(
+    "--composite",
+    is_flag=True,
+    help="Also measure qcgrade's tier-1 grader alone and the composite 'pass only if both pass', side by side.",
+)
+@llm_options()
 @friendly
-def audit(
+def audit_run(
+    corpus: Path | None,
     judge_spec: str,
-    corpus_path: Path,
+    items_path: Path | None,
+    old_corpus: Path | None,
     seeds: int,
     tau: float,
     jobs: int,
@@ -225,117 +152,161 @@ def audit(
     cache_dir: Path | None,
     defects: str | None,
     fmt: str,
+    output: Path | None,
     html_path: Path | None,
     curve: bool,
+    composite: bool,
     **llm: Any,
 ) -> None:
-    """Measure a judge's false-pass and false-fail rates on injected defects and place it against the cliff."""
+    """Measure a judge's false-pass and false-fail rates on defects injected into CORPUS, and place it against the cliff.
+
+    CORPUS is a folder of NAME.md + NAME.json pairs or a JSONL file of
+    {"id", "section", "slice"} lines; or give --items FILE to replay a frozen
+    item set.
+    """
+    from ..auditing.judges import REFERENCE
+
+    if items_path is not None:
+        if corpus is not None or old_corpus is not None:
+            raise InputError("--items replays a frozen item set: give it or a CORPUS, not both")
+        if defects is not None or seeds != 1:
+            raise InputError("--items: the item set fixes its seeds and defect classes; drop --seeds and --defects")
+    source: Any = items_path if items_path is not None else _corpus(corpus, old_corpus)
     if judge_spec.strip() != REFERENCE and not is_openai(judge_spec):
         _check_command(judge_spec)
     judge = build_judge(judge_spec, timeout, llm)
-    if not corpus_path.exists():
-        fail(f"{corpus_path}: no such file or directory")
     if curve and html_path is None:
-        fail("--curve: the curve goes into the HTML report; give --html FILE too")
+        raise InputError("--curve: the curve goes into the HTML report; give --html FILE too")
+    if html_path is not None and output is not None and str(html_path) == "-" and str(output) == "-":
+        raise InputError("--html - and -o -: only one of them can be standard output")
+    # Before the judge runs, not after an hour of calls.
+    check_writable(html_path, "--html")
+    check_writable(output, "--output")
+    chosen = choose("--defects", defects, DEFECTS, "defect class")
+    if items_path is not None:
+        from ..auditing.item_file import load_items
+
+        source = load_items(items_path)
+    report = _run(judge, source, seeds, tau, jobs, timeout, retries, cache_dir, chosen, composite)
+    if hasattr(judge, "traffic"):  # the OpenAI judge: this run's requests and tokens, on stderr
+        click.echo(judge.traffic(), err=True)
+    if not report.items and not report.skipped:
+        raise InputError(f"{corpus if corpus is not None else old_corpus}: no sections in the corpus")
     if html_path is not None:
-        _check_writable(html_path)  # before the judge runs, not after an hour of calls
-    chosen = _defect_list(defects)
-    on_items, on_outcome, stop = _progress()
-    try:
-        report = run_audit(
+        from ..curator.curve import judge_point_from_audit, retirement_curve
+        from ..render.audit_html import audit_page
+
+        point = judge_point_from_audit(json.dumps(report.to_dict()), "audit")
+        sweep = retirement_curve(tau=tau, judge=point) if curve else None
+        write_output(html_path, audit_page(report, sweep))
+    html_on_stdout = html_path is not None and str(html_path) == "-"
+    if not html_on_stdout or output is not None:
+        from ..render import audit_text
+
+        if fmt == "json":
+            write_output(output, json.dumps(report.to_dict(), sort_keys=True, ensure_ascii=False, indent=2) + "\n")
+        else:
+            write_rendered(output, lambda: audit_text.render(report), lambda: audit_text.render_rich(report))
+    if report.judge_errors and all(item.passed is None for item in report.items):
+        # Nothing was scored: the rates and verdict above carry no information.
+        first = report.judge_errors[0]
+        raise InputError(f"--judge: every call failed ({len(report.items)} judge errors; first, {first.id}: {first.error})")
+
+
+def _run(
+    judge: Any,
+    source: Any,
+    seeds: int,
+    tau: float,
+    jobs: int,
+    timeout: float,
+    retries: int,
+    cache_dir: Path | None,
+    defects: list[str] | None,
+    composite: bool,
+) -> Any:
+    from ..auditing.item_file import ItemSet
+    from ..auditing.run import audit as run_audit
+
+    replay = isinstance(source, ItemSet)
+    with progress_bar("judging", None) as advance:
+        return run_audit(
             judge,
-            corpus_path,
-            seeds=seeds,
+            source,
+            seeds=1 if replay else seeds,
             tau=tau,
             jobs=jobs,
             timeout=timeout,
             retries=retries,
             cache=cache_dir,
-            defects=chosen,
-            on_items=on_items,
-            on_outcome=on_outcome,
+            defects=defects,
+            # qcgrade's side of the composite: tier 1 (a grounding switch, once it exists, goes into these Options).
+            composite=Options() if composite else None,
+            on_items=(lambda item_set: advance(0, total=len(item_set.items))) if advance else None,
+            on_outcome=(lambda _index, _outcome: advance(1)) if advance else None,
         )
-    except ValueError as exc:  # e.g. an unknown defect class
-        fail(str(exc))
-        return
-    finally:
-        stop()
-    if hasattr(judge, "traffic"):  # the OpenAI judge: this run's requests and tokens, on stderr
-        click.echo(judge.traffic(), err=True)
-    if not report.items and not report.skipped:
-        fail(f"{corpus_path}: no sections in the corpus")
-    if html_path is not None:
-        sweep = retirement_curve(tau=tau, judge=_point(report)) if curve else None
-        _write(html_path, audit_page(report, sweep))
+
+
+@click.command(name="compare")
+@click.argument("first", metavar="A.json", type=click.Path(path_type=Path))
+@click.argument("second", metavar="B.json", type=click.Path(path_type=Path))
+@click.option(
+    "--signal",
+    type=click.Choice(["judge", "qcgrade", "composite"]),
+    default="judge",
+    show_default=True,
+    help="Which verdicts to compare (qcgrade and composite need audits run with --composite).",
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@output_option()
+@friendly
+def compare_command(first: Path, second: Path, signal: str, fmt: str, output: Path | None) -> None:
+    """Compare two audits item by item on the items both scored.
+
+    McNemar's exact test on false passes (injected items) and on false fails
+    (clean items), and the paired difference in rho_fp and rho_pf with its 95%
+    interval. A.json and B.json are `qcgrade audit --format json` reports,
+    best run on one frozen item set (qcgrade items, then audit --items).
+    """
+    from ..auditing.compare import compare, load_side
+    from ..render import audit_compare
+
+    check_writable(output, "--output")
+    a = load_side(read_bytes(first), str(first), signal)
+    b = load_side(read_bytes(second), str(second), signal)
+    result = compare(a, b, signal)
     if fmt == "json":
-        click.echo(json.dumps(report.to_dict(), sort_keys=True, ensure_ascii=False, indent=2))
-    elif _colour_wanted():
-        _print_rich(report)
+        write_output(output, json.dumps(result.to_dict(), sort_keys=True, ensure_ascii=False, indent=2) + "\n")
     else:
-        click.echo(audit_text.render(report), nl=False)
-    if report.judge_errors and all(item.passed is None for item in report.items):
-        # Nothing was scored: the rates and verdict above carry no information.
-        first = report.judge_errors[0]
-        fail(f"--judge: every call failed ({len(report.items)} judge errors; first, {first.id}: {first.error})")
+        write_output(output, audit_compare.render(result))
 
 
-def _point(report: AuditReport) -> Any:
-    return judge_point_from_audit(json.dumps(report.to_dict()), "audit")
+@click.group(name="audit", cls=AuditGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def audit() -> None:
+    """Measure a judge against the retirement cliff; `audit compare` pairs two audits."""
 
 
-def _simulation_text(result: SimulationResult, sweep: Any) -> str:
-    p = dict(result.params)
-    head = (
-        f"curator simulation: rho_fp {p['rho_fp']:g}, rho_pf {p['rho_pf']:g}, tau {p['tau']:g}, N_min {p['n_min']}, "
-        f"cap {p['cap']}, rounds {p['rounds']}, seed {p['seed']}, {p['tasks_per_round']} tasks/round"
-    )
-    threshold = true_pass_threshold(p["tau"], p["rho_fp"], p["rho_pf"])
-    lines = [
-        head,
-        f"cliff (1 - tau)/2 = {cliff(p['tau']):.3f}; retirement fires in expectation for true pass rate "
-        f"<= {threshold:.3f}" + (" (never: retirement inoperative)" if threshold <= 0 else ""),
-    ]
-    cols = (
-        "round",
-        "true_failures",
-        "observed_failures",
-        "flipped",
-        "synthesized",
-        "genuine_retirements",
-        "evictions",
-        "active",
-        "harmful_active",
-    )
-    lines.append("  ".join(cols))
-    for r in result.per_round:
-        lines.append("  ".join(str(getattr(r, c)).rjust(len(c)) for c in cols))
-    totals = result.to_dict()["totals"]
-    lines.append("totals: " + ", ".join(f"{k} {v}" for k, v in sorted(totals.items())))
-    if sweep is not None:
-        lines.append("sweep (mean genuine retirements over seeds " + ", ".join(map(str, sweep.seeds)) + "):")
-        noise = dict(sweep.noise)
-        for x, y in sweep.bias:
-            n = f"{noise[x]:6.2f}" if x in noise else "     -"
-            lines.append(f"  rho {x:4.2f}  bias {y:6.2f}  noise {n}")
-        j = sweep.judge
-        lines.append(
-            f"judge {j.label}: rho_fp {j.rho_fp:.3f} (95% CI {j.rho_fp_ci[0]:.3f}-{j.rho_fp_ci[1]:.3f}), "
-            f"rho_pf {j.rho_pf:.3f}: {sweep.judge_retirements:.2f} genuine retirements per run"
-        )
-    return "\n".join(lines) + "\n"
+audit.add_command(audit_run)
+audit.add_command(compare_command)
 
 
 @click.command(name="simulate")
 @click.option("--rho-fp", type=RATE, default=0.0, show_default=True, help="False-pass rate of the judge channel.")
 @click.option("--rho-pf", type=RATE, default=0.0, show_default=True, help="False-fail rate of the judge channel.")
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Retirement margin: retire when 2p - 1 <= -tau.")
-@click.option("--n-min", type=_count(0), default=24, show_default=True, help="Trials before a skill may be retired.")
-@click.option("--cap", type=_count(1), default=12, show_default=True, help="Most active skills; extra ones are evicted.")
-@click.option("--rounds", type=_count(1), default=12, show_default=True)
-@click.option("--seed", type=_count(0), default=42, show_default=True)
-@click.option("--tasks-per-round", type=_count(1), default=1200, show_default=True)
+@click.option("--n-min", type=count(0), default=24, show_default=True, help="Trials before a skill may be retired.")
+@click.option("--cap", type=count(1), default=12, show_default=True, help="Most active skills; extra ones are evicted.")
+@click.option("--rounds", type=count(1), default=12, show_default=True)
+@click.option("--seed", type=count(0), default=42, show_default=True)
+@click.option("--tasks-per-round", type=count(1), default=1200, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--html", "html_path", type=click.Path(path_type=Path), help="Write a self-contained HTML page.")
+@output_option()
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(path_type=Path, allow_dash=True),
+    help="Write a self-contained HTML page ('-': stdout).",
+)
 @click.option(
     "--audit",
     "audit_path",
@@ -353,28 +324,33 @@ def simulate_command(
     seed: int,
     tasks_per_round: int,
     fmt: str,
+    output: Path | None,
     html_path: Path | None,
     audit_path: Path | None,
 ) -> None:
     """Monte-Carlo of the paper's curator: skills, a router, a judge channel, retirement and a cap."""
-    if html_path is not None:
-        _check_writable(html_path)
+    from ..curator.curve import judge_point_from_audit, retirement_curve
+    from ..curator.simulate import simulate
+    from ..render import simulation
+
+    check_writable(html_path, "--html")
+    check_writable(output, "--output")
     params: dict[str, Any] = {"tau": tau, "n_min": n_min, "cap": cap, "rounds": rounds, "tasks_per_round": tasks_per_round}
     result = simulate(rho_fp=rho_fp, rho_pf=rho_pf, seed=seed, **params)
     sweep = None
     if audit_path is not None:
-        try:
-            point = judge_point_from_audit(read_bytes(audit_path), str(audit_path))
-        except ValueError as exc:
-            fail(str(exc))
-            return
+        point = judge_point_from_audit(read_bytes(audit_path), str(audit_path))
         sweep = retirement_curve(rho_pf=rho_pf, judge=point, **params)
     if html_path is not None:
-        _write(html_path, simulation_page(result, sweep))
+        from ..render.audit_html import simulation_page
+
+        write_output(html_path, simulation_page(result, sweep))
+    if html_path is not None and str(html_path) == "-" and output is None:
+        return
     if fmt == "json":
         payload = result.to_dict()
         if sweep is not None:
             payload["curve"] = sweep.to_dict()
-        click.echo(json.dumps(payload, sort_keys=True, ensure_ascii=False, indent=2))
+        write_output(output, json.dumps(payload, sort_keys=True, ensure_ascii=False, indent=2) + "\n")
     else:
-        click.echo(_simulation_text(result, sweep), nl=False)
+        write_output(output, simulation.render(result, sweep))

@@ -19,10 +19,12 @@ from typing import IO, Any
 
 import click
 
-from ..batch import BatchSummary, default_workers, grade_jsonl
 from ..files import InputError
+from ..scale.batch import BatchSummary, default_workers, grade_jsonl
 from .app import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_PASSED, fail, friendly
 from .config import grading_options, resolve_options
+from .options import count, deprecated, jobs_option
+from .progress import progress_bar
 
 
 @click.command()
@@ -35,17 +37,18 @@ from .config import grading_options, resolve_options
     type=click.Path(path_type=Path, allow_dash=True),
     help="Where to write one JSON line per input line ('-' for stdout).",
 )
-@click.option(
-    "--workers",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: the number of CPUs; 1 grades in this process).",
-)
+@jobs_option(None, "Worker processes (default: the number of CPUs; 1 grades in this process).")
+@click.option("--workers", "old_workers", type=count(1), default=None, hidden=True)
 @grading_options
 @friendly
-def batch(input_path: Path, output_path: Path, workers: int | None, config_path: Path | None, **flags: Any) -> None:
+def batch(
+    input_path: Path, output_path: Path, jobs: int | None, old_workers: int | None, config_path: Path | None, **flags: Any
+) -> None:
     """Grade INPUT.jsonl lines {"id", "section", "slice" | "slice_path"}, writing results in input order."""
+    if old_workers is not None:
+        deprecated("--workers", "use -j/--jobs")
+        jobs = jobs or old_workers
+    workers = jobs
     options, _ = resolve_options(config_path, **flags)
     from_stdin, to_stdout = str(input_path) == "-", str(output_path) == "-"
     if not from_stdin and not to_stdout and _same_file(input_path, output_path):
@@ -56,8 +59,9 @@ def batch(input_path: Path, output_path: Path, workers: int | None, config_path:
         sink = _utf8_stdout(stack) if to_stdout else stack.enter_context(_open_output(output_path))
         total = None if from_stdin else _size(input_path)
         base_dir = Path.cwd() if from_stdin else input_path.parent
-        progress = stack.enter_context(_progress(total))
-        results = grade_jsonl(source, options, base_dir=base_dir, workers=workers or default_workers(), on_chunk=progress)
+        advance = stack.enter_context(progress_bar("grading", total, unit="lines"))
+        on_chunk = (lambda lines, nbytes: advance(nbytes, count=lines)) if advance else None
+        results = grade_jsonl(source, options, base_dir=base_dir, workers=workers or default_workers(), on_chunk=on_chunk)
         try:
             for result in results:
                 _put(sink, result.json + "\n", output_path)
@@ -143,47 +147,3 @@ def _open_output(path: Path) -> Iterator[IO[str]]:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     with handle:
         yield handle
-
-
-@contextmanager
-def _progress(total_bytes: int | None) -> Iterator[Any]:
-    """A callback advancing a rich progress bar on a terminal; a no-op elsewhere."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        ProgressColumn,
-        Task,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
-    class LinesColumn(ProgressColumn):
-        def render(self, task: Task) -> Text:
-            lines = task.fields.get("lines", 0)
-            rate = lines / task.elapsed if task.elapsed else 0.0
-            return Text(f"{lines:,} lines  {rate:,.0f} lines/s")
-
-    # A narrow bar keeps the line within 80 columns; the default 40 wraps the rate.
-    columns = (
-        TextColumn("grading"),
-        BarColumn(bar_width=16),
-        LinesColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
-        task = bar.add_task("grading", total=total_bytes, lines=0)
-        done = [0]
-
-        def advance(lines: int, nbytes: int) -> None:
-            done[0] += lines
-            bar.update(task, advance=nbytes, lines=done[0])
-
-        yield advance

@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ..corpus import load_corpus
-from ..files import InputError, decode, read_bytes, read_section, read_slice, slice_for
-from ..gate import (
+from ..auditing.corpus import load_corpus
+from ..auditing.gate import (
     GateResult,
-    Progress,
     gate_steps,
     headline,
     render_text,
@@ -30,6 +27,7 @@ from ..gate import (
     skipped_lines,
     table_rows,
 )
+from ..files import InputError, decode, read_bytes, read_section, read_slice, slice_for
 from ..injectors import (
     DEFECTS,
     InjectionRecord,
@@ -41,7 +39,10 @@ from ..injectors import (
     load_record,
     revert,
 )
-from .app import EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, _colour_wanted, fail, friendly
+from .app import EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, fail, friendly
+from .options import choose, deprecated, output_option
+from .output import check_writable, write_output, write_rendered
+from .progress import progress_bar
 
 
 @click.command(name="inject")
@@ -80,8 +81,8 @@ def inject_command(
     # The record first: if it cannot be written, no injected text (perhaps
     # written over the original) is left behind without a way back.
     if record_path is not None:
-        _write(record_path, injection.record.to_json())
-    _emit_text(output, injection.text)
+        write_output(record_path, injection.record.to_json())
+    write_output(output, injection.text, data=True)
 
 
 @click.command(name="revert")
@@ -105,7 +106,7 @@ def revert_command(injected: Path, record_path: Path, output: Path | None) -> No
     except RevertError as exc:
         fail(f"{injected}: {exc}", EXIT_BAD_INPUT)
         return
-    _emit_text(output, original)
+    write_output(output, original, data=True)
 
 
 @click.command(name="gate")
@@ -113,28 +114,33 @@ def revert_command(injected: Path, record_path: Path, output: Path | None) -> No
 @click.option(
     "--seeds", type=click.IntRange(min=1), default=5, show_default=True, help="Injections per class and section (seeds 0..K-1)."
 )
-@click.option(
-    "--defect", "defects", multiple=True, type=click.Choice(DEFECTS), help="Only these classes (repeatable; default all seven)."
-)
+@click.option("--defects", help="Comma-separated defect classes (default: all seven).")
+@click.option("--defect", "old_defect", multiple=True, hidden=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@output_option()
 @friendly
-def gate_command(corpus: Path, seeds: int, defects: tuple[str, ...], fmt: str) -> None:
+def gate_command(
+    corpus: Path, seeds: int, defects: str | None, old_defect: tuple[str, ...], fmt: str, output: Path | None
+) -> None:
     """The gate table: inject every class into every clean section of CORPUS and grade it.
 
     CORPUS is a folder of NAME.md + NAME.json pairs or a JSONL file of
     {"id", "section", "slice"} lines. Sections that fail before injection
     are skipped and listed.
     """
+    if old_defect:
+        deprecated("--defect", "use --defects " + ",".join(old_defect))
+        defects = ",".join([*old_defect, *([defects] if defects else [])])
+    named = choose("--defects", defects, DEFECTS, "defect class")
+    check_writable(output, "--output")
     items = load_corpus(corpus)
-    chosen = tuple(d for d in DEFECTS if d in defects) if defects else DEFECTS
-    with _progress(gate_steps(items, seeds, chosen)) as advance:
+    chosen = tuple(d for d in DEFECTS if d in named) if named else DEFECTS
+    with progress_bar("injecting", gate_steps(items, seeds, chosen)) as advance:
         result = run_gate(items, seeds, chosen, advance)
     if fmt == "json":
-        click.echo(json.dumps(result.to_dict(), sort_keys=True, indent=2, ensure_ascii=False))
-    elif _colour_wanted():
-        _print_rich(result)
+        write_output(output, json.dumps(result.to_dict(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
     else:
-        click.echo(render_text(result), nl=False)
+        write_rendered(output, lambda: render_text(result), lambda: _rich_table(result))
 
 
 def _is_dash(path: Path) -> bool:
@@ -148,13 +154,6 @@ def _read_text(path: Path) -> str:
     return read_section(path)
 
 
-def _emit_text(output: Path | None, text: str) -> None:
-    if output is None or _is_dash(output):
-        _stdout(text)
-    else:
-        _write(output, text)
-
-
 def _read_record(path: Path) -> InjectionRecord:
     raw = read_bytes(path)
     try:
@@ -163,55 +162,14 @@ def _read_record(path: Path) -> InjectionRecord:
         raise InputError(f"{path}: {exc}") from None
 
 
-def _write(path: Path, text: str) -> None:
-    try:
-        path.write_bytes(text.encode("utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
-def _stdout(text: str) -> None:
-    sys.stdout.flush()
-    sys.stdout.buffer.write(text.encode("utf-8"))
-    sys.stdout.buffer.flush()
-
-
-@contextmanager
-def _progress(total: int) -> Iterator[Progress | None]:
-    """A progress bar on stderr when it is a terminal; nothing otherwise."""
-    if not sys.stderr.isatty() or total == 0:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-    from rich.progress import Progress as Bar
-
-    bar = Bar(
-        TextColumn("injecting"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    with bar:
-        task = bar.add_task("gate", total=total)
-        yield lambda steps: bar.advance(task, steps)
-
-
-def _print_rich(result: GateResult) -> None:
+def _rich_table(result: GateResult) -> object:
     """The same table for a terminal: compact, QC-invisible classes in magenta, nothing cut."""
     from rich import box
-    from rich.console import Console
+    from rich.console import Group
     from rich.table import Table
+    from rich.text import Text
 
-    console = Console(highlight=False, soft_wrap=True)
-    console.print(headline(result))
+    parts: list[Any] = [Text(headline(result))]
     short = ("defect", "applied", "n/a", "flag", "exact", "jaccard", "reverted", "places", "rejected")
     rows = [(cells[0], *cells[2:]) for cells in table_rows(result)]
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
@@ -220,7 +178,8 @@ def _print_rich(result: GateResult) -> None:
         table.add_column(name, justify="left" if i == 0 else "right", no_wrap=True, min_width=width)
     for row, cells in zip(result.rows, rows):
         table.add_row(*cells, style=None if row.visible else "magenta")
-    console.print(table)
-    console.print("flag: share flagged; exact: only its own check; magenta: QC-invisible classes", style="dim")
-    for line in skipped_lines(result):
-        console.print(line, style="yellow")
+    parts.append(table)
+    parts.append(Text("flag: share flagged; exact: only its own check; magenta: QC-invisible classes", style="dim"))
+    parts.extend(Text(line, style="yellow") for line in skipped_lines(result))
+    parts.append(Text(""))
+    return Group(*parts)

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..auditing.judges import OPENAI_PREFIX, Judge, JudgeSetupError, openai_judge
-from .app import fail
+from ..errors import InputError
+from .options import Bounded, count
+
+if TYPE_CHECKING:
+    from ..auditing.judges import Judge
+
+#: ``--judge openai:MODEL`` (the same prefix as :data:`qcgrade.auditing.judges.OPENAI_PREFIX`, kept
+#: here so parsing options does not import the audit machinery).
+OPENAI_PREFIX = "openai:"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,12 +37,10 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def llm_options(number: click.ParamType, count: click.ParamType, integer: click.ParamType) -> Callable[[F], F]:
-    """Add the options, in the order ``--help`` lists them.
-
-    The caller passes its one-line-error parameter types: a number >= 0, an
-    integer >= 1 and any integer.
-    """
+def llm_options() -> Callable[[F], F]:
+    """Add the options, in the order ``--help`` lists them."""
+    number = Bounded(False, 0.0, None, "a number >= 0")
+    integer = Bounded(True, None, None, "an integer")
     options = [
         click.option(
             "--base-url",
@@ -60,7 +65,7 @@ def llm_options(number: click.ParamType, count: click.ParamType, integer: click.
         click.option("--judge-seed", type=integer, default=None, help="openai judge: the seed sent with every request."),
         click.option(
             "--max-tokens",
-            type=count,
+            type=count(1),
             default=DEFAULTS["max_tokens"],
             show_default=True,
             help="openai judge: most tokens per answer.",
@@ -93,28 +98,30 @@ def is_openai(spec: str) -> bool:
 
 
 def build_judge(spec: str, timeout: float, options: dict[str, Any]) -> str | Judge:
-    """The judge for ``--judge``: an OpenAI judge built from the options, else ``spec`` unchanged."""
+    """The judge for ``--judge``: an OpenAI judge built from the options, else ``spec`` unchanged.
+
+    A bad option value, a missing prompt file or a missing ``httpx`` is a
+    :class:`~qcgrade.errors.QcgradeError` (one line, exit 2).
+    """
     if not is_openai(spec):
         for name, value in options.items():
             if value != DEFAULTS[name]:
                 flag = "--prompt" if name == "prompt_path" else "--" + name.replace("_", "-")
-                fail(f"{flag}: only for --judge openai:MODEL")
+                raise InputError(f"{flag}: only for --judge openai:MODEL")
         return spec
     prompt = options["prompt_path"]
     if prompt is not None and not Path(prompt).is_file():
-        fail(f"{prompt}: no such prompt file")
-    try:
-        return openai_judge(
-            spec.strip()[len(OPENAI_PREFIX) :],
-            base_url=options["base_url"],
-            api_key_env=options["api_key_env"],
-            temperature=options["temperature"],
-            seed=options["judge_seed"],
-            max_tokens=options["max_tokens"],
-            prompt=prompt,
-            response_format=options["response_format"],
-            timeout=timeout,
-        )
-    except JudgeSetupError as exc:  # a bad option value, or httpx missing
-        fail(str(exc))
-        raise AssertionError("unreachable") from None
+        raise InputError(f"{prompt}: no such prompt file")
+    from ..auditing.judges import openai_judge
+
+    return openai_judge(
+        spec.strip()[len(OPENAI_PREFIX) :],
+        base_url=options["base_url"],
+        api_key_env=options["api_key_env"],
+        temperature=options["temperature"],
+        seed=options["judge_seed"],
+        max_tokens=options["max_tokens"],
+        prompt=prompt,
+        response_format=options["response_format"],
+        timeout=timeout,
+    )

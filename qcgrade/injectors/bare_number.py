@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..evidence import EvidenceSlice
-from ..section import Section
+from ..reading.section import Section
 from .base import Edit, Injector, Site
 from .places import (
     annotate,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..evidence import EvidenceSlice
-from ..section import Section
+from ..reading.section import Section
 
 Span = tuple[int, int]
 

@@ -7,6 +7,7 @@ every marker stays byte-identical.
 
 from __future__ import annotations
 
+from ..errors import UnknownDefectError
 from . import (
     bare_number,
     broken_xref,
@@ -31,10 +32,6 @@ INJECTORS: tuple[Injector, ...] = (
 DEFECTS: tuple[str, ...] = tuple(injector.name for injector in INJECTORS)
 QC_VISIBLE: tuple[str, ...] = tuple(injector.name for injector in INJECTORS if injector.visible)
 QC_INVISIBLE: tuple[str, ...] = tuple(injector.name for injector in INJECTORS if not injector.visible)
-
-
-class UnknownDefectError(ValueError):
-    """A defect name qcgrade does not have."""
 
 
 def injector_for(defect: str) -> Injector:

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 import regex
 
 from ..evidence import EvidenceSlice
-from ..section import Section
+from ..reading.section import Section
 from .base import Injector, Site, single
 from .places import SpanSet, annotate
 

@@ -20,10 +20,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import NotApplicable, UncleanSection
 from ..evidence import EvidenceSlice, load_slice
 from ..findings import Finding
 from ..grader import grade
-from ..section import Section, parse_section
+from ..reading.section import Section, parse_section
 from .base import Edit, Injector, Site, Span
 from .catalog import injector_for
 from .record import InjectionRecord, sha256
@@ -33,33 +34,6 @@ from .record import InjectionRecord, sha256
 MAX_TRIES = 256
 
 SliceLike = EvidenceSlice | dict[str, Any] | str | bytes
-
-
-class NotApplicable(ValueError):
-    """The defect class cannot apply to this section (CLI exit code 3)."""
-
-    def __init__(self, defect: str, reason: str) -> None:
-        super().__init__(f"{defect} cannot apply: {reason}")
-        self.defect = defect
-        self.reason = reason
-
-    def __reduce__(self) -> tuple[Any, ...]:  # picklable, for worker processes
-        return (type(self), (self.defect, self.reason))
-
-
-class UncleanSection(ValueError):
-    """The section fails the grader before injection; qcgrade injects only into clean ones."""
-
-    def __init__(self, findings: tuple[Finding, ...]) -> None:
-        checks = ", ".join(sorted({f.check for f in findings}))
-        super().__init__(
-            f"section does not pass the grader before injection ({len(findings)} finding(s): {checks}); "
-            "defects are injected only into clean sections"
-        )
-        self.findings = findings
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.findings,))
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from ..evidence import EvidenceSlice
-from ..section import Section, Tldr
+from ..reading.section import Section, Tldr
 from .base import Injector, Site, single
 
 NAME = "missing_tldr"

@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Iterator
 
 from ..evidence import EvidenceSlice
-from ..section import Numeral, Section
+from ..reading.section import Numeral, Section
 from .base import Edit, Injector, Site
 from .places import annotate
 

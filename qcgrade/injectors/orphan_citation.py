@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..evidence import EvidenceSlice
-from ..section import Section
+from ..reading.section import Section
 from .base import Injector, Site, single
 from .places import IdMinter, annotate
 

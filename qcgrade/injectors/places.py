@@ -1,6 +1,6 @@
 """Shared helpers for finding injection sites in a parsed section.
 
-All offsets are into the original text, as :class:`~qcgrade.section.Section`
+All offsets are into the original text, as :class:`~qcgrade.reading.section.Section`
 gives them. Every scan here is bounded (a citation group is at most 512
 characters), so finding sites stays linear in the length of the section.
 """
@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..evidence import EvidenceSlice
-from ..section import Marker, Section, Sentence
+from ..reading.section import Marker, Section, Sentence
 
 _TRAILING_DIGITS = re.compile(r"^(.*?)(\d+)$")
 _GROUP_LIMIT = 512  # the longest bracket group the grader reads as citations

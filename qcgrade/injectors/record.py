@@ -28,6 +28,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..errors import RecordError, RevertError
 from ..evidence import describe_validation_error
 
 DefectName = Literal[
@@ -53,14 +54,6 @@ EXPECTED_CHECK: dict[str, str | None] = {
 }
 
 _SHA256 = r"^[0-9a-f]{64}$"
-
-
-class RecordError(ValueError):
-    """A record that cannot be used; the message is one line."""
-
-
-class RevertError(ValueError):
-    """The text no longer holds what the record says was injected."""
 
 
 def sha256(text: str) -> str:

@@ -1,14 +1,15 @@
 """Plain-text audit summary: the table, the rates, the cliff and the verdict.
 
-Used when output is piped or written to a file; the CLI draws the same rows
-as a rich table on a terminal. :func:`table_rows` is shared by both.
+:func:`render` is the plain text (pipes and files); :func:`render_rich` draws
+the same rows as a rich table for a terminal. :func:`table_rows` is shared by
+both, so the two always say the same.
 """
 
 from __future__ import annotations
 
 import math
 
-from .report import AuditReport, ClassRate, Rate
+from ..auditing.report import AuditReport, ClassRate, Rate
 
 
 def _f(value: float | None, digits: int = 3) -> str:
@@ -105,6 +106,58 @@ def counts_line(report: AuditReport) -> str:
     )
 
 
+def detail_lines(report: AuditReport) -> list[str]:
+    """Skipped sections and judge errors, the first few one by one."""
+    out = [f"skipped {s.source}: {s.reason}" + (f" ({', '.join(s.checks)})" if s.checks else "") for s in report.skipped]
+    for e in report.judge_errors[:_LISTED]:
+        out.append(f"judge error {e.id} after {e.attempts} attempt(s): {e.error}")
+    if len(report.judge_errors) > _LISTED:
+        out.append(f"... and {len(report.judge_errors) - _LISTED} more judge errors (all listed in --format json)")
+    return out
+
+
+COMPOSITE_HEADER = ("signal", "rho_fp", "95% CI", "rho_pf", "95% CI", "kappa", "verdict")
+
+
+def composite_rows(report: AuditReport) -> list[tuple[str, ...]]:
+    """With ``--composite``: one row per signal (judge, qcgrade, composite); none otherwise."""
+    if report.composite is None:
+        return []
+    rows: list[tuple[str, ...]] = []
+    for name, signal in report.composite.signals.items():
+        r = signal.report
+        rows.append(
+            (
+                name,
+                _f(r.rho_fp.value),
+                f"{_f(r.rho_fp.ci_low)}-{_f(r.rho_fp.ci_high)}",
+                _f(r.rho_pf.value),
+                f"{_f(r.rho_pf.ci_low)}-{_f(r.rho_pf.ci_high)}",
+                _f(r.kappa),
+                r.verdict,
+            )
+        )
+    return rows
+
+
+def composite_lines(report: AuditReport) -> list[str]:
+    """The side-by-side table of judge, qcgrade and composite, with who each signal is; empty without it."""
+    rows = composite_rows(report)
+    if report.composite is None or not rows:
+        return []
+    from ..auditing.composite import RULE
+
+    table = [COMPOSITE_HEADER, *rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(COMPOSITE_HEADER))]
+    out = [f"composite ({RULE}), on the same items:"]
+    for row in table:
+        cells = (cell.ljust(w) if i in (0, 6) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+        out.append("  ".join(cells).rstrip())
+    for name, signal in report.composite.signals.items():
+        out.append(f"{name}: {signal.identity}")
+    return out
+
+
 def render(report: AuditReport) -> str:
     """The whole audit as plain text, ending in the verdict."""
     widths = [max(len(row[i]) for row in [HEADER, *table_rows(report)]) for i in range(len(HEADER))]
@@ -116,12 +169,44 @@ def render(report: AuditReport) -> str:
         out.append("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
     out.append("")
     out.extend(summary_lines(report))
-    for s in report.skipped:
-        out.append(f"skipped {s.source}: {s.reason}" + (f" ({', '.join(s.checks)})" if s.checks else ""))
-    for e in report.judge_errors[:_LISTED]:
-        out.append(f"judge error {e.id} after {e.attempts} attempt(s): {e.error}")
-    if len(report.judge_errors) > _LISTED:
-        out.append(f"... and {len(report.judge_errors) - _LISTED} more judge errors (all listed in --format json)")
+    if report.composite is not None:
+        out.append("")
+        out.extend(composite_lines(report))
+    out.extend(detail_lines(report))
     out.append("")
     out.append(f"verdict: {report.verdict.upper()} -- {report.verdict_reason}")
     return "\n".join(out) + "\n"
+
+
+_VERDICT_COLOUR = {"safe": "green", "at risk": "yellow", "blind curator": "red", "starved": "magenta"}
+
+
+def render_rich(report: AuditReport) -> object:
+    """The same summary as :func:`render`, as a rich renderable for a terminal."""
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    # No markup anywhere: judge names and error messages may contain "[...]".
+    rows = table_rows(report)
+    # Compact padding and fixed minimum widths: an 80-column terminal shows
+    # every class name whole instead of "unregistered_me...".
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
+    for i, name in enumerate(HEADER):
+        width = max([len(name), *(len(row[i]) for row in rows)])
+        table.add_column(name, justify="left" if i < 2 else "right", no_wrap=True, min_width=width)
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    colour = _VERDICT_COLOUR[report.verdict]
+    return Group(
+        Text.assemble(("judge: ", "bold"), report.judge),
+        *([Text(info)] if (info := judge_info_line(report)) is not None else []),
+        Text(counts_line(report)),
+        table,
+        *(Text(line) for line in summary_lines(report)),
+        *(Text(line) for line in (["", *composite_lines(report)] if report.composite is not None else [])),
+        *(Text(line, style="yellow") for line in detail_lines(report)),
+        Text.assemble((f"verdict: {report.verdict.upper()}", f"bold {colour}"), " ", report.verdict_reason),
+        Text(""),
+    )

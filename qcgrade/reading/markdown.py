@@ -1,6 +1,6 @@
 """qcgrade's markdown-it-py parser: CommonMark plus tables, inline rules that keep offsets.
 
-The core ``inline`` rule is off: :mod:`qcgrade.reading` decides per block
+The core ``inline`` rule is off: :mod:`qcgrade.reading.document` decides per block
 whether inline parsing is needed at all. Where it is, every token pushed by
 an inline rule records the source range it came from (``token.meta["qc"]``),
 so what a reader sees maps back to offsets in the original text.

@@ -8,7 +8,7 @@
 - fixture ``qcgrade_assert``: :func:`qcgrade.testing.assert_passes`, with
   ``tier2`` defaulting to the ini setting.
 
-The logic lives in :mod:`qcgrade.testing`; this module only adapts it to pytest.
+The logic lives in :mod:`qcgrade.testing.asserts`; this module only adapts it to pytest.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from .evidence import SliceError
-from .files import InputError
-from .testing import SectionFailure, assert_passes, check_section_file, glob_matcher
+from ..evidence import SliceError
+from ..files import InputError
+from .asserts import SectionFailure, assert_passes, check_section_file, glob_matcher
 
 _MATCHER = pytest.StashKey[Callable[[str], bool]]()
 

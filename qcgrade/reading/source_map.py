@@ -7,8 +7,8 @@ source line so that every visible character keeps its original offset.
 
 from __future__ import annotations
 
-from .spans import line_starts
-from .visible import ProjectionBuilder
+from ..spans import line_starts
+from .projection import ProjectionBuilder
 
 
 class Lines:

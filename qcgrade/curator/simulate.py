@@ -55,9 +55,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from qcgrade.channel import Channel
-from qcgrade.stats import mean
-from qcgrade.theory import cliff, true_pass_threshold
+from qcgrade.curator.channel import Channel
+from qcgrade.curator.stats import mean
+from qcgrade.curator.theory import cliff, true_pass_threshold
 
 # Float slack so an exact tie "contribution == -tau" (the paper's "falls to
 # -tau") is not lost to round-off in (2k - n)/n or in the synthesis credit.

@@ -23,7 +23,7 @@ from typing import Protocol
 
 import regex
 
-from .visible import ProjectionBuilder
+from .projection import ProjectionBuilder
 
 #: Replaces a tag that starts a new block: it always ends a sentence.
 BLOCK_BREAK = "\u2029"

@@ -39,9 +39,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .corpus import CorpusItem
-from .grader import grade
-from .injectors import (
+from ..grader import grade
+from ..injectors import (
     DEFECTS,
     EXPECTED_CHECK,
     NotApplicable,
@@ -52,8 +51,9 @@ from .injectors import (
     revert,
     verify,
 )
-from .section import parse_section
-from .spans import jaccard
+from ..reading.section import parse_section
+from ..spans import jaccard
+from .corpus import CorpusItem
 
 Progress = Callable[[int], None]
 

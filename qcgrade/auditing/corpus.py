@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .evidence import EvidenceSlice, SliceError, load_slice
-from .files import (
+from ..evidence import EvidenceSlice, SliceError, load_slice
+from ..files import (
     InputError,
     decode,
     json_limit,

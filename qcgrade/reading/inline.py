@@ -16,10 +16,10 @@ import regex
 from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.token import Token
 
-from .html_text import HtmlState, add_html_text
-from .parser import EMPHASIS_RULE, PARSER, TrackedState
+from .html import HtmlState, add_html_text
+from .markdown import EMPHASIS_RULE, PARSER, TrackedState
+from .projection import ProjectionBuilder, Regions
 from .source_map import Content
-from .visible import ProjectionBuilder, Regions
 
 # What can start inline markup other than emphasis: a backtick, a tag or
 # autolink (``<`` before a non-space), an entity, a backslash escape or hard

@@ -1,11 +1,11 @@
 """Read a markdown section the way a reader sees it: one visible text, in units.
 
 markdown-it-py finds the block structure (CommonMark plus tables, see
-:mod:`qcgrade.parser`). Each paragraph, heading, table row, code block and
+:mod:`qcgrade.reading.markdown`). Each paragraph, heading, table row, code block and
 HTML block becomes a unit of the visible text, units joined by a break that
 always ends a sentence. Plain prose that the source holds verbatim is taken
 as it is (the hot path, kept inline here); other inline content goes through
-:mod:`qcgrade.inline`. A :class:`~qcgrade.visible.Projection` maps every
+:mod:`qcgrade.reading.inline`. A :class:`~qcgrade.reading.projection.Projection` maps every
 visible character back to its offset in the original text.
 """
 
@@ -16,11 +16,11 @@ from typing import Any, NamedTuple
 
 from markdown_it.token import Token
 
-from .html_text import HtmlState, add_html_text
+from .html import HtmlState, add_html_text
 from .inline import PLAIN, markup_kind, note_hints, plain_text, read_inline
-from .parser import block_parser_for
+from .markdown import block_parser_for
+from .projection import Projection, ProjectionBuilder, Regions, builder_for, needs_cleaning
 from .source_map import Content, Lines, locate
-from .visible import Projection, ProjectionBuilder, Regions, builder_for, needs_cleaning
 
 #: Separates units in the visible text; it always ends a sentence.
 UNIT_BREAK = "\u2029"

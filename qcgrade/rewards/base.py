@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .evidence import EvidenceSlice
-from .findings import Report
-from .grader import grade
+from ..evidence import EvidenceSlice
+from ..findings import Report
+from ..grader import grade
 
 SliceLike = EvidenceSlice | dict[str, Any] | str | bytes
 

@@ -35,10 +35,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .evidence import EvidenceSlice, SliceError, load_slice
-from .files import InputError, json_limit, parse_json_line, read_slice
-from .grader import active_checks, grade
-from .options import Options
+from ..evidence import EvidenceSlice, SliceError, load_slice
+from ..files import InputError, json_limit, parse_json_line, read_slice
+from ..grader import active_checks, grade
+from ..options import Options
 
 #: Lines sent to a worker at once: big enough to amortise the inter-process
 #: round trip, small enough that a chunk of long sections stays small.
@@ -284,7 +284,7 @@ def _context() -> multiprocessing.context.BaseContext:
     # server is forked once, before any of those exist, and is cheap after.
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["qcgrade.batch"])
+        context.set_forkserver_preload(["qcgrade.scale.batch"])
         return context
     return multiprocessing.get_context("spawn")
 

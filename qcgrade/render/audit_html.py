@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from ..simulate import SimulationResult
-from ..stats import wilson_interval
-from .curve import RetirementCurve
-from .report import AuditReport, Rate
+from ..auditing.report import AuditReport, Rate
+from ..curator.curve import RetirementCurve
+from ..curator.simulate import SimulationResult
+from ..curator.stats import wilson_interval
+from .audit_text import COMPOSITE_HEADER, composite_rows, counts_line, judge_info_line, summary_lines, table_rows
 from .svg import (
     BLUE,
     GREEN,
@@ -29,7 +30,6 @@ from .svg import (
     flag_rate_bars,
     line_chart,
 )
-from .text import counts_line, judge_info_line, summary_lines, table_rows
 
 #: Judge errors listed on the page before the rest are summarised.
 _LISTED = 50
@@ -95,6 +95,51 @@ def _axis(report: AuditReport) -> str:
     )
 
 
+#: Colours of the three signals on the composite axis.
+_SIGNAL_COLOURS = {"judge": PURPLE, "qcgrade": GREEN, "composite": INK}
+
+
+def _composite_axis(report: AuditReport) -> str:
+    """Judge, qcgrade and the composite on one rho_fp axis against the cliff."""
+    assert report.composite is not None
+    marks = []
+    for name, signal in report.composite.signals.items():
+        fp = signal.report.rho_fp
+        size = 9 if name == "composite" else 6
+        marks.append(
+            AxisMark(
+                f"{name}: {fp.value:.3f} ({signal.report.verdict})", fp.value, fp.ci_low, fp.ci_high, _SIGNAL_COLOURS[name], size
+            )
+        )
+    combined = report.composite.signals["composite"].report
+    note = (
+        "composite = pass only if the judge and qcgrade both pass · "
+        f"composite rho_pf = {combined.rho_pf.value:.3f} · kappa = {combined.kappa:.3f} · tau = {report.tau:g}"
+    )
+    return cliff_axis(
+        marks,
+        report.cliff,
+        at_risk_from(combined.rho_fp, report.cliff),
+        note,
+        "Judge, qcgrade and both against the retirement cliff",
+    )
+
+
+def _composite_section(report: AuditReport) -> list[str]:
+    if report.composite is None:
+        return []
+    who = "".join(
+        f"<li>{escape(name)}: <code>{escape(signal.identity)}</code> -- {escape(signal.report.verdict_reason)}</li>"
+        for name, signal in report.composite.signals.items()
+    )
+    return [
+        "<h2>Composite reward: judge AND qcgrade</h2>",
+        f"<figure>{_composite_axis(report)}</figure>",
+        _table(COMPOSITE_HEADER, composite_rows(report)),
+        f"<ul>{who}</ul>",
+    ]
+
+
 def curve_figure(curve: RetirementCurve) -> str:
     """Mean genuine retirements vs corruption level, the cliff, and the judge if measured."""
     series = [
@@ -153,6 +198,7 @@ def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str
         _table(("class", "QC", "n", "flag rate", "95% CI", "span Jaccard", "judge errors"), table_rows(report)),
         "<h2>Rates and the curator</h2>",
         "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in summary_lines(report)) + "</ul>",
+        *_composite_section(report),
     ]
     if curve is not None:
         body.extend(_curve_section(curve))

@@ -1,6 +1,6 @@
 """The simulated retirement curve, and a measured judge placed on it.
 
-:func:`qcgrade.simulate.sweep` gives mean genuine retirements against the
+:func:`qcgrade.curator.simulate.sweep` gives mean genuine retirements against the
 corruption level: under false-pass bias (``rho_fp`` swept, ``rho_pf`` fixed)
 it collapses near the cliff ``(1 - tau)/2``; under symmetric noise it holds up.
 A judge measured by an audit is then simulated at its own ``(rho_fp, rho_pf)``
@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..simulate import simulate, sweep
-from ..stats import mean
+from ..errors import InputError
+from .simulate import simulate, sweep
+from .stats import mean
 
 #: Bias levels 0, 0.05, ..., 0.95 and noise levels 0, 0.05, ..., 0.45 (noise is inverted past 1/2).
 BIAS_GRID = tuple(i / 20 for i in range(20))
@@ -84,7 +85,7 @@ def retirement_curve(
     """Sweep bias (at fixed ``rho_pf``) and symmetric noise; simulate the judge if given.
 
     Defaults are the paper's (tau 0.10, N_min 24, cap 12, 12 rounds, seeds
-    42-44); ``extra`` goes to :func:`qcgrade.simulate.simulate` as well.
+    42-44); ``extra`` goes to :func:`qcgrade.curator.simulate.simulate` as well.
     Deterministic: fixed seeds, no global randomness.
     """
     seed_tuple = tuple(seeds)
@@ -109,21 +110,21 @@ def retirement_curve(
 def _prob(data: dict[str, Any], key: str, where: str) -> float:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (math.isfinite(value) and 0 <= value <= 1):
-        raise ValueError(f"{where}: {key!r} must be a number in [0, 1], got {value!r}")
+        raise InputError(f"{where}: {key!r} must be a number in [0, 1], got {value!r}")
     return float(value)
 
 
 def judge_point_from_audit(raw: str | bytes, where: str = "audit") -> JudgePoint:
     """Read the judge's rates back from ``qcgrade audit --format json`` output.
 
-    Raises ValueError with a one-line message naming ``where`` on bad input.
+    Raises :class:`~qcgrade.errors.InputError` with a one-line message naming ``where`` on bad input.
     """
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as exc:  # also undecodable bytes, huge numbers, deep nesting
-        raise ValueError(f"{where}: not a JSON audit report ({exc})") from None
+        raise InputError(f"{where}: not a JSON audit report ({exc})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{where}: not a JSON audit report (expected an object)")  # noqa: TRY004 -- bad input, not a caller's type error
+        raise InputError(f"{where}: not a JSON audit report (expected an object)")
     rho_fp = _prob(data, "rho_fp", where)
     rho_pf = _prob(data, "rho_pf", where)
     ci = (rho_fp, rho_fp)

@@ -2,7 +2,7 @@
 
 Every check reads this one immutable value. Offsets are into the original
 text; what is recorded is what a reader sees in the rendered section (see
-:mod:`qcgrade.reading`). Markers and TL;DRs are found when the section is
+:mod:`qcgrade.reading.document`). Markers and TL;DRs are found when the section is
 parsed; sentences and numerals are built the first time they are asked for,
 because a reward call on a clean section needs neither in full.
 """
@@ -17,11 +17,11 @@ from typing import NamedTuple
 import regex
 from markdown_it.token import Token
 
-from .findings import Finding
+from ..findings import Finding
+from ..spans import LineIndex
+from .document import Document, read_document
 from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, sentence_ends
-from .reading import Document, read_document
-from .spans import LineIndex
-from .visible import fold
+from .projection import fold
 
 
 class Marker(NamedTuple):

@@ -1,7 +1,7 @@
 """Test helpers: assert that a section passes, with a failure that lists every violation.
 
 ``assert_passes`` works in any test runner; the pytest plugin
-(:mod:`qcgrade.pytest_plugin`) exposes it as the ``qcgrade_assert`` fixture and
+(:mod:`qcgrade.testing.plugin`) exposes it as the ``qcgrade_assert`` fixture and
 uses :func:`check_section_file` for the section files it collects. A failure
 reads like a linter's output::
 
@@ -17,21 +17,14 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .files import InputError, read_section, read_slice, slice_beside
-from .findings import Finding, Report
-from .grader import grade
-from .rewards import SliceLike
+from ..errors import SectionFailure
+from ..files import InputError, read_section, read_slice, slice_beside
+from ..findings import Finding, Report
+from ..grader import grade
+from ..rewards.base import SliceLike
 
 #: Longest offending text quoted in full; longer text keeps its two ends.
 _QUOTE_LIMIT = 60
-
-
-class SectionFailure(AssertionError):
-    """A section that failed its checks; ``report`` holds the findings."""
-
-    def __init__(self, message: str, report: Report) -> None:
-        super().__init__(message)
-        self.report = report
 
 
 def format_failure(report: Report, path: str | None = None) -> str:

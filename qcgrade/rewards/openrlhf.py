@@ -1,0 +1,141 @@
+"""An OpenRLHF reward file: ``--reward.remote_url path/to/file.py`` loads its ``reward_func``.
+
+OpenRLHF calls ``reward_func(queries, prompts, labels)`` positionally, one
+sample per call from worker threads. Each query is prompt plus response,
+decoded with special tokens kept, so the prompt is stripped here first; each
+label (the ``--data.label_key`` column) is the sample's slice as JSON text (a
+dict works too). The answer is OpenRLHF's documented dict::
+
+    {"rewards": tensor, "scores": tensor, "extra_logs": {name: tensor, ...}}
+
+``rewards`` is the binary pass (or ``1 / (1 + violations)`` when shaped),
+``scores`` is always the 0/1 pass that OpenRLHF's dynamic filtering expects,
+and ``extra_logs`` carries the violation count, one count per check and
+``qcgrade_slice_error``, the same keys for every sample. Tensors are float32
+torch tensors; where torch is not importable (outside a trainer) they are
+plain lists of floats. A sample whose label is not a usable slice scores 0.0
+with ``qcgrade_slice_error`` 1 and never raises.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from qcgrade.evidence import SliceError
+from qcgrade.rewards.adapters import resolve_slice, reward_value, sample_stats, stat_keys
+from qcgrade.rewards.base import Score, score
+
+RewardFunction = Callable[..., dict[str, Any]]
+
+
+def make_reward_func(tier2: bool = False, *, shaped: bool = False) -> RewardFunction:
+    """A ``reward_func`` with options; bind it at module level in your reward file."""
+
+    def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
+        return _rewards(queries, prompts, labels, tier2, shaped)
+
+    reward_func.__doc__ = f"qcgrade reward for OpenRLHF (tier2={tier2}, shaped={shaped})."
+    return reward_func
+
+
+def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
+    """The tier-1 binary reward, in the shape OpenRLHF expects."""
+    return _rewards(queries, prompts, labels, False, False)
+
+
+def _rewards(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], tier2: bool, shaped: bool) -> dict[str, Any]:
+    rewards: list[float] = []
+    passes: list[float] = []
+    logs: dict[str, list[float]] = {key: [] for key in stat_keys(tier2)}
+    prompts = () if prompts is None else prompts
+    labels = () if labels is None else labels
+    for index, query in enumerate(queries):
+        prompt = prompts[index] if index < len(prompts) else ""
+        label = labels[index] if index < len(labels) else None
+        result = _grade(query, prompt, label, tier2)
+        rewards.append(0.0 if result is None else reward_value(result, shaped))
+        passes.append(1.0 if result is not None and result.passed else 0.0)
+        for key, value in sample_stats(result, tier2).items():
+            logs[key].append(float(value))
+    as_tensor = _tensor_factory()
+    return {
+        "rewards": as_tensor(rewards),
+        "scores": as_tensor(passes),
+        "extra_logs": {key: as_tensor(values) for key, values in logs.items()},
+    }
+
+
+def _grade(query: Any, prompt: Any, label: Any, tier2: bool) -> Score | None:
+    if not isinstance(query, str):
+        # Flagged like an unusable label: the sample has nothing to grade.
+        warnings.warn(f"qcgrade reward: query is {type(query).__name__}, not text; scoring 0.0", RuntimeWarning, stacklevel=4)
+        return None
+    try:
+        evidence = resolve_slice(label)
+    except SliceError as exc:
+        # The warnings registry shows each distinct message once per call site.
+        warnings.warn(f"qcgrade reward: unusable label: {exc}; scoring 0.0", RuntimeWarning, stacklevel=4)
+        return None
+    return score(strip_prompt(query, prompt), evidence, tier2=tier2)
+
+
+def strip_prompt(query: str, prompt: str) -> str:
+    """The response part of ``query`` (prompt + response).
+
+    Normally the query starts with the prompt. Otherwise the response is what
+    follows the prompt's first occurrence (a tokenizer may add a leading
+    marker), or, for a prompt OpenRLHF truncated on the left, what follows the
+    longest end of the prompt that begins the query. With no overlap at all
+    the whole query is the response. Linear time.
+    """
+    if not isinstance(prompt, str) or not prompt:
+        return query
+    if query.startswith(prompt):
+        return query[len(prompt) :]
+    found = query.find(prompt)
+    if found >= 0:
+        return query[found + len(prompt) :]
+    return query[_overlap(prompt, query) :]
+
+
+def _overlap(head: str, tail: str) -> int:
+    """Length of the longest suffix of ``head`` that is a prefix of ``tail`` (KMP)."""
+    if not head or not tail:
+        return 0
+    failure = [0] * len(tail)
+    k = 0
+    for i in range(1, len(tail)):
+        while k and tail[i] != tail[k]:
+            k = failure[k - 1]
+        if tail[i] == tail[k]:
+            k += 1
+        failure[i] = k
+    matched = 0
+    for char in head:
+        while matched and (matched == len(tail) or char != tail[matched]):
+            matched = failure[matched - 1]
+        if char == tail[matched]:
+            matched += 1
+    return matched
+
+
+@lru_cache(maxsize=1)
+def _tensor_factory() -> Callable[[list[float]], Any]:
+    """float32 torch tensors when torch is importable (inside a trainer), else lists."""
+    try:
+        # Imported by name: torch is no dependency of qcgrade, only of the trainer.
+        torch = importlib.import_module("torch")
+    except ImportError:
+        return list
+
+    def as_tensor(values: list[float]) -> Any:
+        return torch.tensor(values, dtype=torch.float32)
+
+    return as_tensor
+
+
+__all__ = ["make_reward_func", "reward_func", "strip_prompt"]

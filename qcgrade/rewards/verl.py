@@ -1,0 +1,116 @@
+"""A verl custom reward function.
+
+Configured as ``reward.custom_reward_function.{path,name,reward_kwargs}`` from
+verl 0.7.1 on, as the top-level ``custom_reward_function`` up to 0.7.0 (the
+exact YAML and command line per version are in docs/integrations.md).
+
+verl's reward managers call ``compute_score(data_source=..., solution_str=...,
+ground_truth=..., extra_info=...)`` once per response (``solution_str`` is the
+decoded response only; 0.9.x also passes ``reward_router_address`` and
+``reward_model_tokenizer`` when a reward model router runs, ignored here), with
+the config's ``reward_kwargs`` merged in. Up to 0.6.x the ``batch`` reward
+manager calls ``compute_score(data_sources=..., solution_strs=...,
+ground_truths=..., extra_infos=...)`` once per batch (:func:`compute_score_batch`);
+from 0.7.1 the trainer cannot reach that manager. A float is the reward; a
+dict's ``score`` is the reward and its other keys are logged as
+``reward_extra_info``.
+
+The slice is ``ground_truth`` (the parquet column ``reward_model.ground_truth``)
+as a dict or JSON text, or, when that is empty, ``extra_info["slice"]``. JSON
+text is the safer storage: parquet gives a struct column every field of every
+row, and the fields a row lacks come back as ``None`` (dropped again here).
+
+A sample whose slice is missing or invalid scores 0.0 and never raises, so one
+bad row cannot stop a run; with ``return_dict=True`` it is flagged by
+``qcgrade_slice_error: 1`` with zero counts. Reward kwargs: ``tier2``,
+``shaped`` (reward ``1 / (1 + violations)``), ``return_dict``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from qcgrade.evidence import EvidenceSlice, SliceError
+from qcgrade.rewards.adapters import resolve_slice, reward_value, sample_stats
+from qcgrade.rewards.base import Score, score
+
+
+def compute_score(
+    data_source: Any = None,
+    solution_str: str = "",
+    ground_truth: Any = None,
+    extra_info: Any = None,
+    *,
+    tier2: bool = False,
+    shaped: bool = False,
+    return_dict: bool = False,
+    **_ignored: Any,
+) -> float | dict[str, Any]:
+    """The reward of one response: a float, or a dict with ``score`` and per-check counts."""
+    result = _grade(solution_str, ground_truth, extra_info, tier2)
+    value = 0.0 if result is None else reward_value(result, shaped)
+    if not return_dict:
+        return value
+    return {"score": value, **sample_stats(result, tier2)}
+
+
+def compute_score_batch(
+    data_sources: Iterable[Any] | None = None,
+    solution_strs: Sequence[str] = (),
+    ground_truths: Iterable[Any] | None = None,
+    extra_infos: Iterable[Any] | None = None,
+    *,
+    tier2: bool = False,
+    shaped: bool = False,
+    return_dict: bool = False,
+    **_ignored: Any,
+) -> list[float | dict[str, Any]]:
+    """:func:`compute_score` over a batch, for verl's ``batch`` reward manager (verl 0.6.x and earlier)."""
+    solution_strs = () if solution_strs is None else solution_strs
+    count = len(solution_strs)
+    truths = list(ground_truths) if ground_truths is not None else [None] * count
+    extras = list(extra_infos) if extra_infos is not None else [None] * count
+    return [
+        compute_score(
+            None,
+            solution,
+            truths[i] if i < len(truths) else None,
+            extras[i] if i < len(extras) else None,
+            tier2=tier2,
+            shaped=shaped,
+            return_dict=return_dict,
+        )
+        for i, solution in enumerate(solution_strs)
+    ]
+
+
+def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool) -> Score | None:
+    raw = ground_truth
+    if _empty(raw) and isinstance(extra_info, dict):
+        raw = extra_info.get("slice")
+    if _empty(raw):
+        _warn("no slice in ground_truth or extra_info['slice']")
+        return None
+    if not isinstance(solution, str):
+        _warn(f"solution_str is {type(solution).__name__}, not text")
+        return None
+    try:
+        evidence: EvidenceSlice = resolve_slice(raw)
+    except SliceError as exc:
+        _warn(f"unusable slice: {exc}")
+        return None
+    return score(solution, evidence, tier2=tier2)
+
+
+def _warn(problem: str) -> None:
+    # The warnings registry shows each distinct message once per call site.
+    warnings.warn(f"qcgrade reward: {problem}; scoring 0.0", RuntimeWarning, stacklevel=4)
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, (str, bytes, dict)) and len(value) == 0)
+
+
+__all__ = ["compute_score", "compute_score_batch"]
