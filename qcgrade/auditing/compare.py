@@ -51,7 +51,7 @@ def mcnemar_exact(b: int, c: int) -> float:
 
 
 def paired_difference(both: int, a_only: int, b_only: int, neither: int) -> tuple[float, float, float]:
-    """``p_a - p_b`` for paired binary outcomes and its 95% interval (Newcombe 1998, method 10).
+    """``p_a - p_b`` for paired binary outcomes and its 95% interval (Newcombe 1998, paired method 10).
 
     ``both``: pairs where A and B have the outcome; ``a_only``/``b_only``: only
     one of them; ``neither``. With no pairs the difference is 0 in [-1, 1].
@@ -63,7 +63,13 @@ def paired_difference(both: int, a_only: int, b_only: int, neither: int) -> tupl
     lo_a, hi_a = wilson_interval(both + a_only, n)
     lo_b, hi_b = wilson_interval(both + b_only, n)
     margins = (both + a_only) * (b_only + neither) * (both + b_only) * (a_only + neither)
-    phi = (both * neither - a_only * b_only) / math.sqrt(margins) if margins else 0.0
+    # Newcombe's phi estimate of the correlation between the two rates, with his continuity
+    # correction: a positive cross-product counts only beyond n/2, a small one as none.
+    cross = both * neither - a_only * b_only
+    if margins == 0 or 0 <= cross <= n / 2:
+        phi = 0.0
+    else:
+        phi = (cross - n / 2 if cross > 0 else cross) / math.sqrt(margins)
     d = p_a - p_b
     low = d - math.sqrt(max(0.0, (p_a - lo_a) ** 2 - 2 * phi * (p_a - lo_a) * (hi_b - p_b) + (hi_b - p_b) ** 2))
     high = d + math.sqrt(max(0.0, (hi_a - p_a) ** 2 - 2 * phi * (hi_a - p_a) * (p_b - lo_b) + (p_b - lo_b) ** 2))
