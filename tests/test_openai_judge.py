@@ -700,3 +700,30 @@ def test_deterministic_judges_through_http_recover_their_rates(
         )
         assert [i.passed for i in report.items] == [i.passed for i in in_process.items]
         assert 0.0 < report.rho_fp.value < 1.0 and 0.0 < report.rho_pf.value < 1.0
+
+
+# -- import cost ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "absent"),
+    [
+        (None, ("httpx", "asyncio", "qcgrade.auditing.openai_judge")),  # import qcgrade
+        (["check", "fixtures/appendix-a/s3.md"], ("httpx", "asyncio", "qcgrade.auditing.openai_judge")),
+        (["audit", "--help"], ("httpx", "qcgrade.auditing.openai_judge")),
+    ],
+)
+def test_the_judge_is_imported_only_when_used(argv: list[str] | None, absent: tuple[str, ...]) -> None:
+    """`import qcgrade` and `qcgrade check` load neither httpx nor asyncio; even `audit --help` skips httpx."""
+    import subprocess
+
+    run = (
+        ""
+        if argv is None
+        else f"import runpy; sys.argv = ['qcgrade', *{argv!r}]\ntry:\n    runpy.run_module('qcgrade', run_name='__main__')\n"
+        "except SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
+    )
+    code = f"import sys, qcgrade\n{run}print(sorted(m for m in {list(absent)!r} if m in sys.modules))\n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
