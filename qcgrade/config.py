@@ -26,8 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rapidfuzz import process
-
 from .checks import CHECK_NAMES
 from .errors import ConfigError
 from .files import decode, read_bytes
@@ -158,6 +156,8 @@ def _tool_table(document: Mapping[str, Any], path: Path) -> dict[str, Any] | Non
 
 def did_you_mean(word: str, choices: tuple[str, ...]) -> str:
     """`` (did you mean 'x'?)`` for the closest choice, or nothing when none is close."""
+    from rapidfuzz import process  # only on the error path: keeps start-up short
+
     best = process.extractOne(word, choices, score_cutoff=70)
     return f" (did you mean {best[0]!r}?)" if best else ""
 

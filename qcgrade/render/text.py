@@ -1,16 +1,18 @@
 """Human output: ``path:line:col: check message`` lines, then a summary.
 
 ``render`` gives plain text (pipes, files, NO_COLOR); ``render_rich`` gives
-the same lines styled for a terminal. rich stays inside this module.
+the same lines styled for a terminal. rich stays inside this module, imported only when a terminal asks for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ..findings import Graded
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 
 def _summary(results: Sequence[Graded]) -> str:
@@ -36,6 +38,8 @@ def render(results: Sequence[Graded]) -> str:
 
 
 def render_rich(results: Sequence[Graded]) -> Text:
+    from rich.text import Text
+
     out = Text()
     for result in results:
         for f in result.report.findings:
