@@ -727,3 +727,37 @@ def test_the_judge_is_imported_only_when_used(argv: list[str] | None, absent: tu
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
+
+
+# -- the whole flow: freeze, replay two HTTP judges with --composite, compare ----------------------
+
+
+def test_freeze_replay_two_http_judges_and_compare(tmp_path: Path) -> None:
+    corpus = str(small_corpus(tmp_path))
+    items = tmp_path / "items.jsonl"
+    assert cli("items", corpus, "-o", str(items)).exit_code == 0
+    reports = {}
+    for name, answer in (("lenient", lambda seen: True), ("coin", coin)):
+        out = tmp_path / f"{name}.json"
+        with ChatServer(lambda seen, answer=answer: verdict(answer(seen))) as server:
+            result = cli(
+                "audit", "--items", str(items), "--judge", "openai:test-model", "--base-url", server.base_url,
+                "-j", "4", "--composite", "--format", "json", "-o", str(out),
+            )  # fmt: skip
+            asked = len(server.chats())
+        assert result.exit_code == 0, result.stderr
+        reports[name] = json.loads(out.read_text(encoding="utf-8"))
+        assert asked == reports[name]["counts"]["items"]  # exactly the frozen items, each once
+    lenient = reports["lenient"]["composite"]["signals"]
+    assert lenient["judge"]["rho_fp"]["value"] == 1.0 and lenient["judge"]["verdict"] == "blind curator"
+    assert lenient["composite"]["rho_fp"] == lenient["qcgrade"]["rho_fp"]
+    assert lenient["composite"]["rho_fp"]["value"] < reports["coin"]["composite"]["signals"]["judge"]["rho_fp"]["value"]
+
+    compared = cli("audit", "compare", str(tmp_path / "lenient.json"), str(tmp_path / "coin.json"), "--format", "json")
+    assert compared.exit_code == 0, compared.stderr
+    data = json.loads(compared.stdout)
+    assert data["shared"] == reports["lenient"]["counts"]["items"] and data["only_a"] == data["only_b"] == 0
+    fp = data["false_pass"]
+    assert fp["b_only"] == 0 and fp["a_only"] == fp["n"] - fp["both"]  # the lenient judge passes every item the coin passes
+    assert fp["a_only"] > 0 and fp["difference"]["value"] == pytest.approx(fp["a_only"] / fp["n"])
+    assert fp["mcnemar_p"] == pytest.approx(min(1.0, 2 * 0.5 ** fp["a_only"]))  # all discordant pairs one way
