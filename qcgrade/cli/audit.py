@@ -171,7 +171,7 @@ def audit_run(
             raise InputError("--items replays a frozen item set: give it or a CORPUS, not both")
         if defects is not None or seeds != 1:
             raise InputError("--items: the item set fixes its seeds and defect classes; drop --seeds and --defects")
-    source: Any = items_path if items_path is not None else _corpus(corpus, old_corpus)
+    corpus_path = None if items_path is not None else _corpus(corpus, old_corpus)
     if judge_spec.strip() != REFERENCE and not is_openai(judge_spec):
         _check_command(judge_spec)
     judge = build_judge(judge_spec, timeout, llm)
@@ -183,15 +183,16 @@ def audit_run(
     check_writable(html_path, "--html")
     check_writable(output, "--output")
     chosen = choose("--defects", defects, DEFECTS, "defect class")
+    source: Any = corpus_path
     if items_path is not None:
         from ..auditing.item_file import load_items
 
-        source = load_items(items_path)
+        source = load_items(items_path)  # checked item by item before the judge is asked anything
     report = _run(judge, source, seeds, tau, jobs, timeout, retries, cache_dir, chosen, composite)
     if hasattr(judge, "traffic"):  # the OpenAI judge: this run's requests and tokens, on stderr
         click.echo(judge.traffic(), err=True)
     if not report.items and not report.skipped:
-        raise InputError(f"{corpus if corpus is not None else old_corpus}: no sections in the corpus")
+        raise InputError(f"{corpus_path}: no sections in the corpus")
     if html_path is not None:
         from ..curator.curve import judge_point_from_audit, retirement_curve
         from ..render.audit_html import audit_page
