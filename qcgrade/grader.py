@@ -26,7 +26,7 @@ def active_checks(options: Options) -> tuple[Check, ...]:
         if options.select is not None:
             wanted = check.name in options.select
         else:
-            wanted = check.tier == 1 or options.tier2
+            wanted = check.tier == 1 or (check.tier == 2 and options.tier2) or (check.tier == 3 and options.grounding)
         if wanted and check.name not in options.ignore:
             chosen.append(check)
     return tuple(chosen)
@@ -38,12 +38,14 @@ def grade(
     options: Options | Mapping[str, Any] | None = None,
     *,
     tier2: bool | None = None,
+    grounding: bool | None = None,
 ) -> Report:
     """Grade one composed section against its evidence slice.
 
     ``slice`` may be an :class:`EvidenceSlice`, a plain dict or JSON text; a
     slice seen before is not validated again. ``tier2`` overrides
-    ``options.tier2``. Raises :class:`~qcgrade.evidence.SliceError` for a bad
+    ``options.tier2`` and ``grounding`` overrides ``options.grounding``
+    (tier 3: citing sentences compared with their cards). Raises :class:`~qcgrade.evidence.SliceError` for a bad
     slice and ``TypeError`` when ``text`` is not a string.
     """
     if not isinstance(text, str):
@@ -52,6 +54,8 @@ def grade(
     opts = Options.coerce(options)
     if tier2 is not None and tier2 != opts.tier2:
         opts = opts.with_(tier2=tier2)
+    if grounding is not None and grounding != opts.grounding:
+        opts = opts.with_(grounding=grounding)
     checks = active_checks(opts)
     if not checks:
         # Grading with no check would pass everything: never a silent pass.

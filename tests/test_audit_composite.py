@@ -140,3 +140,25 @@ def sys_executable() -> str:
     import sys
 
     return sys.executable
+
+
+def test_grounding_goes_into_qcgrades_side_of_the_composite(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    for ident in SECTIONS:
+        for suffix in (".md", ".json"):
+            target = corpus / f"{ident}{suffix}"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes((FIXTURES / f"{ident}{suffix}").read_bytes())
+    judge = tmp_path / "lenient.py"
+    judge.write_text("import sys\nsys.stdin.read()\nprint('PASS')\n", encoding="utf-8")
+    base = ["audit", str(corpus), "--judge", f"{sys_executable()} {judge}", "-j", "4", "--format", "json"]
+    runner = CliRunner()
+    tier1 = json.loads(runner.invoke(main, [*base, "--composite"]).stdout)["composite"]
+    grounded = json.loads(runner.invoke(main, [*base, "--composite", "--grounding"]).stdout)["composite"]
+    assert tier1["qcgrade_options"]["grounding"] is False and grounded["qcgrade_options"]["grounding"] is True
+    assert "grounding" in grounded["signals"]["qcgrade"]["identity"]
+    fp1 = tier1["signals"]["composite"]["rho_fp"]
+    fp3 = grounded["signals"]["composite"]["rho_fp"]
+    assert fp3["n"] == fp1["n"] and fp3["count"] < fp1["count"]  # grounding sees some of the meaning defects
+    refused = runner.invoke(main, base[:-2] + ["--grounding"])
+    assert refused.exit_code == 2 and "use it with --judge qcgrade or --composite" in refused.stderr

@@ -30,6 +30,14 @@ skipped and listed). Per class it reports
   word inside an HTML comment). It is 0 when every natural place for a
   defect is caught (or, for an invisible class, missed).
 
+With ``grounding=True`` every injected section is graded a second time
+with the tier-3 grounding checks added, and each row gains
+``grounding_flag_rate``, ``grounding_exact_check_rate`` (visible classes:
+still exactly their own check) and ``grounding_jaccard`` (the mean Jaccard
+of the grounding findings alone against the targets, over the injections
+they flag). Clean sections that raise a grounding finding before any
+injection are listed as ``grounding_false_alarms``.
+
 This module computes and formats; it prints nothing (the CLI does).
 """
 
@@ -39,6 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..checks import GROUNDING
 from ..grader import grade
 from ..injectors import (
     DEFECTS,
@@ -76,6 +85,12 @@ class ClassRow:
     places: int = 0
     checked: int = 0
     rejected: int = 0
+    # With grounding (tier 1 + tier 3), counted over the same injections.
+    grounding: bool = False
+    g_flagged: int = 0
+    g_exact: int = 0
+    g_hit: int = 0  # injections where a grounding check fired
+    g_jaccard_sum: float = 0.0
 
     @property
     def visible(self) -> bool:
@@ -93,6 +108,18 @@ class ClassRow:
     def mean_jaccard(self) -> float | None:
         return self.jaccard_sum / self.applied if self.applied else None
 
+    @property
+    def grounding_flag_rate(self) -> float | None:
+        return self.g_flagged / self.applied if self.applied and self.grounding else None
+
+    @property
+    def grounding_exact_check_rate(self) -> float | None:
+        return self.g_exact / self.applied if self.applied and self.grounding and self.visible else None
+
+    @property
+    def grounding_jaccard(self) -> float | None:
+        return self.g_jaccard_sum / self.g_hit if self.g_hit else None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "defect": self.defect,
@@ -109,6 +136,16 @@ class ClassRow:
             "flag_rate": self.flag_rate,
             "exact_check_rate": self.exact_check_rate,
             "mean_jaccard": self.mean_jaccard,
+            **(
+                {
+                    "grounding_flag_rate": self.grounding_flag_rate,
+                    "grounding_exact_check_rate": self.grounding_exact_check_rate,
+                    "grounding_jaccard": self.grounding_jaccard,
+                    "grounding_flagged": self.g_flagged,
+                }
+                if self.grounding
+                else {}
+            ),
         }
 
 
@@ -129,14 +166,22 @@ class GateResult:
     sections: int  # clean sections injected into
     rows: list[ClassRow]
     skipped: list[Skipped] = field(default_factory=list)
+    grounding: bool = False
+    grounding_false_alarms: list[Skipped] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "seeds": self.seeds,
             "sections": self.sections,
             "skipped": [{"id": s.id, "checks": list(s.checks), "findings": s.findings} for s in self.skipped],
             "classes": [row.to_dict() for row in self.rows],
         }
+        if self.grounding:
+            out["grounding"] = True
+            out["grounding_false_alarms"] = [
+                {"id": s.id, "checks": list(s.checks), "findings": s.findings} for s in self.grounding_false_alarms
+            ]
+        return out
 
 
 def gate_steps(items: Sequence[CorpusItem], seeds: int, defects: Sequence[str] = DEFECTS) -> int:
@@ -149,12 +194,17 @@ def run_gate(
     seeds: int,
     defects: Sequence[str] = DEFECTS,
     progress: Progress | None = None,
+    grounding: bool = False,
 ) -> GateResult:
-    """Inject every class ``seeds`` times into every clean section and grade each."""
+    """Inject every class ``seeds`` times into every clean section and grade each.
+
+    With ``grounding``, each injection is also graded with tier 3 added.
+    """
     if seeds < 1:
         raise ValueError("seeds must be at least 1")
-    rows = {d: ClassRow(d, EXPECTED_CHECK[d]) for d in defects}
+    rows = {d: ClassRow(d, EXPECTED_CHECK[d], grounding=grounding) for d in defects}
     skipped: list[Skipped] = []
+    alarms: list[Skipped] = []
     clean = 0
     for item in items:
         baseline = grade(item.section, item.slice)
@@ -165,13 +215,17 @@ def run_gate(
                 progress(len(defects) * seeds)
             continue
         clean += 1
+        if grounding:
+            before = grade(item.section, item.slice, grounding=True)
+            if not before.passed:
+                alarms.append(Skipped(item.id, tuple(sorted({f.check for f in before.findings})), len(before.findings)))
         for defect in defects:
             _count_places(item, defect, rows[defect])
             for seed in range(seeds):
                 _one(item, defect, seed, rows[defect])
                 if progress is not None:
                     progress(1)
-    return GateResult(seeds, clean, [rows[d] for d in defects], skipped)
+    return GateResult(seeds, clean, [rows[d] for d in defects], skipped, grounding, alarms)
 
 
 def _count_places(item: CorpusItem, defect: str, row: ClassRow) -> None:
@@ -199,6 +253,19 @@ def _one(item: CorpusItem, defect: str, seed: int, row: ClassRow) -> None:
     row.jaccard_sum += jaccard([(f.start, f.end) for f in report.findings], injection.record.target_spans)
     replayed = load_record(injection.record.to_json())
     row.reverted += revert(injection.text, replayed) == item.section
+    if row.grounding:
+        _one_grounded(injection.text, item, injection.record.target_spans, row)
+
+
+def _one_grounded(text: str, item: CorpusItem, targets: tuple[tuple[int, int], ...], row: ClassRow) -> None:
+    report = grade(text, item.slice, grounding=True)
+    checks = {f.check for f in report.findings}
+    row.g_flagged += bool(report.findings)
+    row.g_exact += checks == {row.expected_check}
+    grounded = [(f.start, f.end) for f in report.findings if f.check in GROUNDING]
+    if grounded:
+        row.g_hit += 1
+        row.g_jaccard_sum += jaccard(grounded, targets)
 
 
 _HEADERS = (
@@ -215,23 +282,31 @@ _HEADERS = (
 )
 
 
+_GROUNDING_HEADERS = ("+grounding flag", "+grounding exact", "grounding jaccard")
+
+
 def table_rows(result: GateResult) -> list[tuple[str, ...]]:
     """The table's cells as text, one tuple per class (shared by every renderer)."""
-    return [
-        (
-            row.defect,
-            "visible" if row.visible else "invisible",
-            str(row.applied),
-            str(row.not_applicable),
-            _rate(row.flag_rate),
-            _rate(row.exact_check_rate),
-            _rate(row.mean_jaccard),
-            f"{row.reverted}/{row.applied}",
-            str(row.places),
-            f"{row.rejected}/{row.checked}",
-        )
-        for row in result.rows
-    ]
+    return [_base_cells(row) + (_grounding_cells(row) if result.grounding else ()) for row in result.rows]
+
+
+def _grounding_cells(row: ClassRow) -> tuple[str, ...]:
+    return (_rate(row.grounding_flag_rate), _rate(row.grounding_exact_check_rate), _rate(row.grounding_jaccard))
+
+
+def _base_cells(row: ClassRow) -> tuple[str, ...]:
+    return (
+        row.defect,
+        "visible" if row.visible else "invisible",
+        str(row.applied),
+        str(row.not_applicable),
+        _rate(row.flag_rate),
+        _rate(row.exact_check_rate),
+        _rate(row.mean_jaccard),
+        f"{row.reverted}/{row.applied}",
+        str(row.places),
+        f"{row.rejected}/{row.checked}",
+    )
 
 
 def headline(result: GateResult) -> str:
@@ -245,27 +320,33 @@ def headline(result: GateResult) -> str:
 
 
 def skipped_lines(result: GateResult) -> list[str]:
-    return [f"skipped {s.id}: fails before injection ({', '.join(s.checks)}; {s.findings} finding(s))" for s in result.skipped]
+    lines = [f"skipped {s.id}: fails before injection ({', '.join(s.checks)}; {s.findings} finding(s))" for s in result.skipped]
+    lines.extend(
+        f"grounding false alarm on clean {s.id}: {', '.join(s.checks)} ({s.findings} finding(s))"
+        for s in result.grounding_false_alarms
+    )
+    return lines
 
 
 def render_text(result: GateResult) -> str:
     """The gate table as plain ASCII, for pipes and files."""
-    cells = [_HEADERS, *table_rows(result)]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(_HEADERS))]
-    numeric = range(2, len(_HEADERS))
+    names = headers(result.grounding)
+    cells = [names, *table_rows(result)]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(names))]
+    numeric = range(2, len(names))
 
     def line(row: Sequence[str]) -> str:
         parts = [cell.rjust(w) if i in numeric else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
         return "| " + " | ".join(parts) + " |"
 
     rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
-    out = [headline(result), "", rule, line(_HEADERS), rule, *(line(r) for r in cells[1:]), rule]
+    out = [headline(result), "", rule, line(names), rule, *(line(r) for r in cells[1:]), rule]
     out.extend(skipped_lines(result))
     return "\n".join(out) + "\n"
 
 
-def headers() -> tuple[str, ...]:
-    return _HEADERS
+def headers(grounding: bool = False) -> tuple[str, ...]:
+    return _HEADERS + (_GROUNDING_HEADERS if grounding else ())
 
 
 def _rate(value: float | None) -> str:

@@ -132,6 +132,12 @@ def _injector() -> tuple[Any, tuple[str, ...], type[BaseException]]:
     return injectors.inject, tuple(injectors.DEFECTS), injectors.NotApplicable
 
 
+def _known_defects() -> tuple[str, ...]:
+    from .. import injectors
+
+    return injectors.EXTENDED_DEFECTS
+
+
 def build_items(
     corpus: Iterable[CorpusEntry],
     seeds: Sequence[int],
@@ -142,9 +148,10 @@ def build_items(
     if isinstance(defects, str):  # one class name, not its letters
         defects = (defects,)
     chosen = tuple(defects) if defects is not None else all_defects
-    unknown = [d for d in chosen if d not in all_defects]
+    known = _known_defects()  # the paper's seven by default; the extended ones by name
+    unknown = [d for d in chosen if d not in known]
     if unknown:
-        raise ValueError(f"unknown defect class {unknown[0]!r}; known: {', '.join(all_defects)}")
+        raise ValueError(f"unknown defect class {unknown[0]!r}; known: {', '.join(known)}")
     items: list[AuditItem] = []
     skipped: list[Skipped] = []
     missing: list[Inapplicable] = []

@@ -25,11 +25,10 @@ import click
 
 from ..errors import InputError
 from ..files import read_bytes
-from ..injectors import DEFECTS
 from ..options import Options
 from .app import friendly
 from .llm_options import build_judge, is_openai, llm_options
-from .options import POSITIVE_SECONDS, RATE, choose, count, deprecated, jobs_option, output_option
+from .options import POSITIVE_SECONDS, RATE, choose_defects, count, deprecated, jobs_option, output_option
 from .output import check_writable, write_output, write_rendered
 from .progress import progress_bar
 
@@ -122,7 +121,7 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
 )
 @click.option("--retries", type=count(0), default=1, show_default=True, help="Retries after a judge error.")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
-@click.option("--defects", help="Comma-separated defect classes (default: all seven).")
+@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
 @click.option(
@@ -135,7 +134,12 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
 @click.option(
     "--composite",
     is_flag=True,
-    help="Also measure qcgrade's tier-1 grader alone and the composite 'pass only if both pass', side by side.",
+    help="Also measure qcgrade's grader alone and the composite 'pass only if both pass', side by side.",
+)
+@click.option(
+    "--grounding",
+    is_flag=True,
+    help="qcgrade's grader with the tier-3 grounding checks: as the judge (--judge qcgrade) or in --composite.",
 )
 @llm_options()
 @friendly
@@ -156,6 +160,7 @@ def audit_run(
     html_path: Path | None,
     curve: bool,
     composite: bool,
+    grounding: bool,
     **llm: Any,
 ) -> None:
     """Measure a judge's false-pass and false-fail rates on defects injected into CORPUS, and place it against the cliff.
@@ -172,7 +177,12 @@ def audit_run(
         if defects is not None or seeds != 1:
             raise InputError("--items: the item set fixes its seeds and defect classes; drop --seeds and --defects")
     corpus_path = None if items_path is not None else _corpus(corpus, old_corpus)
-    if judge_spec.strip() != REFERENCE and not is_openai(judge_spec):
+    reference = judge_spec.strip() == REFERENCE
+    if grounding and not reference and not composite:
+        raise InputError(
+            "--grounding: only qcgrade's own grader has a grounding tier; use it with --judge qcgrade or --composite"
+        )
+    if not reference and not is_openai(judge_spec):
         _check_command(judge_spec)
     judge = build_judge(judge_spec, timeout, llm)
     if curve and html_path is None:
@@ -182,13 +192,19 @@ def audit_run(
     # Before the judge runs, not after an hour of calls.
     check_writable(html_path, "--html")
     check_writable(output, "--output")
-    chosen = choose("--defects", defects, DEFECTS, "defect class")
+    chosen = choose_defects("--defects", defects)
+    # qcgrade's grader, as the judge (--judge qcgrade) and as qcgrade's side of --composite.
+    grading = Options(grounding=grounding)
+    if reference and grounding:
+        from ..auditing.judges import ReferenceJudge
+
+        judge = ReferenceJudge(grading)
     source: Any = corpus_path
     if items_path is not None:
         from ..auditing.item_file import load_items
 
         source = load_items(items_path)  # checked item by item before the judge is asked anything
-    report = _run(judge, source, seeds, tau, jobs, timeout, retries, cache_dir, chosen, composite)
+    report = _run(judge, source, seeds, tau, jobs, timeout, retries, cache_dir, chosen, grading if composite else None)
     if hasattr(judge, "traffic"):  # the OpenAI judge: this run's requests and tokens, on stderr
         click.echo(judge.traffic(), err=True)
     if not report.items and not report.skipped:
@@ -224,7 +240,7 @@ def _run(
     retries: int,
     cache_dir: Path | None,
     defects: list[str] | None,
-    composite: bool,
+    composite: Options | None,
 ) -> Any:
     from ..auditing.item_file import ItemSet
     from ..auditing.run import audit as run_audit
@@ -241,8 +257,7 @@ def _run(
             retries=retries,
             cache=cache_dir,
             defects=defects,
-            # qcgrade's side of the composite: tier 1 (a grounding switch, once it exists, goes into these Options).
-            composite=Options() if composite else None,
+            composite=composite,
             on_items=(lambda item_set: advance(0, total=len(item_set.items))) if advance else None,
             on_outcome=(lambda _index, _outcome: advance(1)) if advance else None,
         )

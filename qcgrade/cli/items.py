@@ -7,9 +7,8 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from ..injectors import DEFECTS
 from .app import friendly
-from .options import choose, count, output_option
+from .options import choose_defects, count, output_option
 from .output import check_writable, write_output
 
 
@@ -22,7 +21,7 @@ from .output import check_writable, write_output
     show_default=True,
     help="Seeds 0..N-1: N samples per clean section, N injections per class.",
 )
-@click.option("--defects", help="Comma-separated defect classes (default: all seven).")
+@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
 @output_option("Write the JSONL here ('-' or default: stdout).")
 @friendly
 def items_command(corpus: Path, seeds: int, defects: str | None, output: Path | None) -> None:
@@ -39,7 +38,7 @@ def items_command(corpus: Path, seeds: int, defects: str | None, output: Path | 
     if not corpus.exists():
         raise InputError(f"{corpus}: no such file or directory")
     check_writable(output, "--output")
-    chosen = choose("--defects", defects, DEFECTS, "defect class")
+    chosen = choose_defects("--defects", defects)
     seed_values = seed_list(seeds)
     item_set = build_items(corpus_entries(corpus), seed_values, chosen)
     if not item_set.items:

@@ -124,7 +124,8 @@ def verify(injector: Injector, evidence: EvidenceSlice, before: Section, edit: E
         if not report.passed:
             return False
         after = parse_section(injected)
-        return _same_annotations(before, after) and _one_sentence_changed(before, after)
+        same = _same_annotations if injector.keeps_markers else _same_annotation_kinds
+        return same(before, after) and _one_sentence_changed(before, after)
     if not report.findings or any(f.check != injector.expected_check for f in report.findings):
         return False
     return any(locates(f, edit.targets) for f in report.findings)
@@ -148,6 +149,15 @@ def _annotations(section: Section) -> list[tuple[str, str]]:
 
 def _same_annotations(before: Section, after: Section) -> bool:
     return _annotations(before) == _annotations(after) and len(before.numerals) == len(after.numerals)
+
+
+def _same_annotation_kinds(before: Section, after: Section) -> bool:
+    """As many markers of each kind, in the same sentences, and as many numerals."""
+
+    def shape(section: Section) -> list[tuple[str, int]]:
+        return sorted((m.kind, m.sentence) for m in (*section.citations, *section.metric_tags, *section.xrefs))
+
+    return shape(before) == shape(after) and len(before.numerals) == len(after.numerals)
 
 
 def _one_sentence_changed(before: Section, after: Section) -> bool:

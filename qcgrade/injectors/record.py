@@ -39,6 +39,7 @@ DefectName = Literal[
     "missing_tldr",
     "claim_negation",
     "number_swap",
+    "citation_swap",
 ]
 CheckName = Literal["orphan_citation", "unregistered_metric", "bare_number", "broken_xref", "missing_tldr"]
 
@@ -51,6 +52,7 @@ EXPECTED_CHECK: dict[str, str | None] = {
     "missing_tldr": "missing_tldr",
     "claim_negation": None,
     "number_swap": None,
+    "citation_swap": None,
 }
 
 _SHA256 = r"^[0-9a-f]{64}$"

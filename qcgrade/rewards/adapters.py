@@ -70,28 +70,28 @@ def _plain(value: Any, depth: int) -> Any:
 
 
 @lru_cache(maxsize=4)
-def check_names(tier2: bool) -> tuple[str, ...]:
+def check_names(tier2: bool, grounding: bool = False) -> tuple[str, ...]:
     """The checks a reward call runs, in canonical order."""
-    return tuple(check.name for check in active_checks(Options(tier2=tier2)))
+    return tuple(check.name for check in active_checks(Options(tier2=tier2, grounding=grounding)))
 
 
-def stat_keys(tier2: bool) -> tuple[str, ...]:
+def stat_keys(tier2: bool, grounding: bool = False) -> tuple[str, ...]:
     """The per-sample statistics the adapters log, always the same keys for one setting.
 
     Trainers stack these across a batch, so a row whose slice is bad still
     reports every key (zeros) and flags itself in ``qcgrade_slice_error``.
     """
-    return ("qcgrade_violations", "qcgrade_slice_error") + tuple(f"qcgrade_{name}" for name in check_names(tier2))
+    return ("qcgrade_violations", "qcgrade_slice_error") + tuple(f"qcgrade_{name}" for name in check_names(tier2, grounding))
 
 
-def sample_stats(result: Score | None, tier2: bool) -> dict[str, int]:
+def sample_stats(result: Score | None, tier2: bool, grounding: bool = False) -> dict[str, int]:
     """The statistics of one sample; ``None`` stands for a sample whose slice was unusable."""
     if result is None:
-        stats = dict.fromkeys(stat_keys(tier2), 0)
+        stats = dict.fromkeys(stat_keys(tier2, grounding), 0)
         stats["qcgrade_slice_error"] = 1
         return stats
     stats = {"qcgrade_violations": result.violations, "qcgrade_slice_error": 0}
-    for name in check_names(tier2):
+    for name in check_names(tier2, grounding):
         stats[f"qcgrade_{name}"] = result.counts.get(name, 0)
     return stats
 

@@ -58,19 +58,23 @@ class Score:
         return cls(violations=len(report.findings), counts=report.counts, passed=report.passed)
 
 
-def score(section: str, slice: SliceLike, *, tier2: bool = False) -> Score:
+def score(section: str, slice: SliceLike, *, tier2: bool = False, grounding: bool = False) -> Score:
     """The violation count and per-check counts of ``section`` against ``slice``.
+
+    ``grounding=True`` adds the tier-3 checks (citing sentences compared with
+    their cards); off by default, so the reward stays the paper's.
 
     Raises :class:`~qcgrade.evidence.SliceError` for a bad slice and
     ``TypeError`` when ``section`` is not a string, like :func:`qcgrade.grade`.
     """
-    return Score.from_report(grade(section, slice, tier2=tier2))
+    return Score.from_report(grade(section, slice, tier2=tier2, grounding=grounding))
 
 
-def reward(section: str, slice: SliceLike, *, tier2: bool = False) -> float:
+def reward(section: str, slice: SliceLike, *, tier2: bool = False, grounding: bool = False) -> float:
     """1.0 when ``section`` passes every check against ``slice``, else 0.0.
 
     Tier 1 is the paper's QC reward; ``tier2=True`` adds the Report-band-58
-    disciplines. Raises like :func:`score`.
+    disciplines and ``grounding=True`` the tier-3 grounding checks. Raises
+    like :func:`score`.
     """
-    return 1.0 if grade(section, slice, tier2=tier2).passed else 0.0
+    return 1.0 if grade(section, slice, tier2=tier2, grounding=grounding).passed else 0.0

@@ -46,14 +46,15 @@ def compute_score(
     tier2: bool = False,
     shaped: bool = False,
     return_dict: bool = False,
+    grounding: bool = False,
     **_ignored: Any,
 ) -> float | dict[str, Any]:
     """The reward of one response: a float, or a dict with ``score`` and per-check counts."""
-    result = _grade(solution_str, ground_truth, extra_info, tier2)
+    result = _grade(solution_str, ground_truth, extra_info, tier2, grounding)
     value = 0.0 if result is None else reward_value(result, shaped)
     if not return_dict:
         return value
-    return {"score": value, **sample_stats(result, tier2)}
+    return {"score": value, **sample_stats(result, tier2, grounding)}
 
 
 def compute_score_batch(
@@ -65,6 +66,7 @@ def compute_score_batch(
     tier2: bool = False,
     shaped: bool = False,
     return_dict: bool = False,
+    grounding: bool = False,
     **_ignored: Any,
 ) -> list[float | dict[str, Any]]:
     """:func:`compute_score` over a batch, for verl's ``batch`` reward manager (verl 0.6.x and earlier)."""
@@ -81,12 +83,13 @@ def compute_score_batch(
             tier2=tier2,
             shaped=shaped,
             return_dict=return_dict,
+            grounding=grounding,
         )
         for i, solution in enumerate(solution_strs)
     ]
 
 
-def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool) -> Score | None:
+def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool, grounding: bool = False) -> Score | None:
     raw = ground_truth
     if _empty(raw) and isinstance(extra_info, dict):
         raw = extra_info.get("slice")
@@ -101,7 +104,7 @@ def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool) -> Sc
     except SliceError as exc:
         _warn(f"unusable slice: {exc}")
         return None
-    return score(solution, evidence, tier2=tier2)
+    return score(solution, evidence, tier2=tier2, grounding=grounding)
 
 
 def _warn(problem: str) -> None:
