@@ -8,7 +8,7 @@ from typing import Any
 
 from .checks import CHECKS, Check
 from .errors import UnknownCheckError
-from .evidence import EvidenceSlice, load_slice
+from .evidence import SliceLike, load_slice
 from .findings import Finding, Report
 from .options import Options
 from .reading.section import parse_section
@@ -34,7 +34,7 @@ def active_checks(options: Options) -> tuple[Check, ...]:
 
 def grade(
     text: str,
-    slice: EvidenceSlice | dict[str, Any] | str | bytes,
+    slice: SliceLike,
     options: Options | Mapping[str, Any] | None = None,
     *,
     tier2: bool | None = None,

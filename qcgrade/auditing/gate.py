@@ -38,7 +38,12 @@ of the grounding findings alone against the targets, over the injections
 they flag). Clean sections that raise a grounding finding before any
 injection are listed as ``grounding_false_alarms``.
 
-This module computes and formats; it prints nothing (the CLI does).
+
+The sections and injections come from :func:`.ground_truth.ground_truth`, the
+same loop that builds the audit's items: the gate is an audit whose judge is
+qcgrade itself. Computing comes first in this module and reads nothing of the
+formatting below it, which only reads a :class:`GateResult`; nothing here
+prints (the CLI does).
 """
 
 from __future__ import annotations
@@ -49,20 +54,11 @@ from typing import Any
 
 from ..checks import GROUNDING
 from ..grader import grade
-from ..injectors import (
-    DEFECTS,
-    EXPECTED_CHECK,
-    NotApplicable,
-    candidate_sites,
-    inject,
-    injector_for,
-    load_record,
-    revert,
-    verify,
-)
+from ..injectors import DEFECTS, EXPECTED_CHECK, Injection, candidate_sites, injector_for, load_record, revert, verify
 from ..reading.section import parse_section
 from ..spans import jaccard
 from .corpus import CorpusItem
+from .ground_truth import CleanSection, Inapplicable, Skipped, Trial, ground_truth
 
 Progress = Callable[[int], None]
 
@@ -149,15 +145,6 @@ class ClassRow:
         }
 
 
-@dataclass(frozen=True)
-class Skipped:
-    """A section that fails the grader before injection, and what fired."""
-
-    id: str
-    checks: tuple[str, ...]
-    findings: int
-
-
 @dataclass
 class GateResult:
     """The whole gate table: one row per class, plus what was skipped."""
@@ -202,63 +189,65 @@ def run_gate(
     """
     if seeds < 1:
         raise ValueError("seeds must be at least 1")
+    advance = progress or _no_progress
     rows = {d: ClassRow(d, EXPECTED_CHECK[d], grounding=grounding) for d in defects}
     skipped: list[Skipped] = []
     alarms: list[Skipped] = []
     clean = 0
-    for item in items:
-        baseline = grade(item.section, item.slice)
-        if not baseline.passed:
-            checks = tuple(sorted({f.check for f in baseline.findings}))
-            skipped.append(Skipped(item.id, checks, len(baseline.findings)))
-            if progress is not None:
-                progress(len(defects) * seeds)
-            continue
-        clean += 1
-        if grounding:
-            before = grade(item.section, item.slice, grounding=True)
-            if not before.passed:
-                alarms.append(Skipped(item.id, tuple(sorted({f.check for f in before.findings})), len(before.findings)))
-        for defect in defects:
-            _count_places(item, defect, rows[defect])
-            for seed in range(seeds):
-                _one(item, defect, seed, rows[defect])
-                if progress is not None:
-                    progress(1)
+    for event in ground_truth(((i.id, i.section, i.slice) for i in items), range(seeds), defects):
+        if isinstance(event, Trial):
+            if event.injection is not None:
+                _tally(event.section, event.injection, rows[event.kind])
+                advance(1)
+        elif isinstance(event, Inapplicable):
+            rows[event.kind].not_applicable += 1
+            advance(1)
+        elif isinstance(event, CleanSection):
+            clean += 1
+            if grounding:
+                before = grade(event.text, event.evidence, grounding=True)
+                if not before.passed:
+                    fired = tuple(sorted({f.check for f in before.findings}))
+                    alarms.append(Skipped(event.id, "grounding finding before injection", fired, len(before.findings)))
+            for defect in defects:
+                _count_places(event, defect, rows[defect])
+        else:
+            skipped.append(event)
+            advance(len(defects) * seeds)
     return GateResult(seeds, clean, [rows[d] for d in defects], skipped, grounding, alarms)
 
 
-def _count_places(item: CorpusItem, defect: str, row: ClassRow) -> None:
-    candidates = [site for site in candidate_sites(item.section, item.slice, defect) if site.edits]
+def _no_progress(steps: int) -> None:
+    pass
+
+
+def _count_places(section: CleanSection, defect: str, row: ClassRow) -> None:
+    candidates = [site for site in candidate_sites(section.text, section.evidence, defect) if site.edits]
     step = max(1, -(-len(candidates) // PLACES_CHECKED))
     checked = candidates[::step]
     injector = injector_for(defect)
-    section = parse_section(item.section)
+    parsed = parse_section(section.text)
     row.places += len(candidates)
     row.checked += len(checked)
-    row.rejected += sum(not verify(injector, item.slice, section, site.edits[0]) for site in checked)
+    row.rejected += sum(not verify(injector, section.evidence, parsed, site.edits[0]) for site in checked)
 
 
-def _one(item: CorpusItem, defect: str, seed: int, row: ClassRow) -> None:
-    try:
-        injection = inject(item.section, item.slice, defect, seed)
-    except NotApplicable:
-        row.not_applicable += 1
-        return
-    report = grade(injection.text, item.slice)
+def _tally(section: CleanSection, injection: Injection, row: ClassRow) -> None:
+    """What qcgrade's own grader makes of one applied injection."""
+    report = grade(injection.text, section.evidence)
     row.applied += 1
     checks = {f.check for f in report.findings}
     row.flagged += bool(report.findings)
     row.exact += checks == {row.expected_check}
     row.jaccard_sum += jaccard([(f.start, f.end) for f in report.findings], injection.record.target_spans)
     replayed = load_record(injection.record.to_json())
-    row.reverted += revert(injection.text, replayed) == item.section
+    row.reverted += revert(injection.text, replayed) == section.text
     if row.grounding:
-        _one_grounded(injection.text, item, injection.record.target_spans, row)
+        _tally_grounded(injection.text, section, injection.record.target_spans, row)
 
 
-def _one_grounded(text: str, item: CorpusItem, targets: tuple[tuple[int, int], ...], row: ClassRow) -> None:
-    report = grade(text, item.slice, grounding=True)
+def _tally_grounded(text: str, section: CleanSection, targets: tuple[tuple[int, int], ...], row: ClassRow) -> None:
+    report = grade(text, section.evidence, grounding=True)
     checks = {f.check for f in report.findings}
     row.g_flagged += bool(report.findings)
     row.g_exact += checks == {row.expected_check}
@@ -266,6 +255,9 @@ def _one_grounded(text: str, item: CorpusItem, targets: tuple[tuple[int, int], .
     if grounded:
         row.g_hit += 1
         row.g_jaccard_sum += jaccard(grounded, targets)
+
+
+# --- formatting: text cells and the ASCII table (to join the other renderers) --------------
 
 
 _HEADERS = (

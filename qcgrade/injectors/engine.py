@@ -18,10 +18,9 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import NotApplicable, UncleanSection
-from ..evidence import EvidenceSlice, load_slice
+from ..evidence import EvidenceSlice, SliceLike, load_slice
 from ..findings import Finding
 from ..grader import grade
 from ..reading.section import Section, parse_section
@@ -32,8 +31,6 @@ from .record import InjectionRecord, sha256
 #: How many places ``inject`` tries before giving up: hostile sections can
 #: have thousands of candidates, each costing a full grading.
 MAX_TRIES = 256
-
-SliceLike = EvidenceSlice | dict[str, Any] | str | bytes
 
 
 @dataclass(frozen=True)
@@ -170,9 +167,9 @@ def _one_sentence_changed(before: Section, after: Section) -> bool:
 def _injection(injector: Injector, evidence: EvidenceSlice, text: str, edit: Edit, seed: int) -> Injection:
     injected = edit.apply(text)
     record = InjectionRecord(
-        defect=injector.name,  # type: ignore[arg-type]
+        defect=injector.name,
         seed=seed,
-        expected_check=injector.expected_check,  # type: ignore[arg-type]
+        expected_check=injector.expected_check,
         slice_section=evidence.section,
         original_start=edit.start,
         original_end=edit.end,

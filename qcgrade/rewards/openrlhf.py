@@ -25,9 +25,9 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from qcgrade.evidence import SliceError
-from qcgrade.rewards.adapters import resolve_slice, reward_value, sample_stats, stat_keys
-from qcgrade.rewards.base import Score, score
+from qcgrade.evidence import SliceError, slice_from_value
+from qcgrade.rewards.adapters import sample_stats, stat_keys
+from qcgrade.rewards.base import Score, reward_number, score
 
 RewardFunction = Callable[..., dict[str, Any]]
 
@@ -59,8 +59,8 @@ def _rewards(
         prompt = prompts[index] if index < len(prompts) else ""
         label = labels[index] if index < len(labels) else None
         result = _grade(query, prompt, label, tier2, grounding)
-        rewards.append(0.0 if result is None else reward_value(result, shaped))
-        passes.append(1.0 if result is not None and result.passed else 0.0)
+        rewards.append(reward_number(result, shaped))
+        passes.append(reward_number(result))
         for key, value in sample_stats(result, tier2, grounding).items():
             logs[key].append(float(value))
     as_tensor = _tensor_factory()
@@ -77,7 +77,7 @@ def _grade(query: Any, prompt: Any, label: Any, tier2: bool, grounding: bool = F
         warnings.warn(f"qcgrade reward: query is {type(query).__name__}, not text; scoring 0.0", RuntimeWarning, stacklevel=4)
         return None
     try:
-        evidence = resolve_slice(label)
+        evidence = slice_from_value(label)
     except SliceError as exc:
         # The warnings registry shows each distinct message once per call site.
         warnings.warn(f"qcgrade reward: unusable label: {exc}; scoring 0.0", RuntimeWarning, stacklevel=4)

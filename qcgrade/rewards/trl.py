@@ -21,9 +21,8 @@ import warnings
 from collections.abc import Mapping, Sequence, Sized
 from typing import Any
 
-from qcgrade.evidence import SliceError
-from qcgrade.rewards.adapters import resolve_slice, reward_value
-from qcgrade.rewards.base import score
+from qcgrade.evidence import SliceError, slice_from_value
+from qcgrade.rewards.base import reward_number, score
 
 
 class RewardFunc:
@@ -67,12 +66,12 @@ class RewardFunc:
                 rewards.append(None)
                 continue
             try:
-                evidence = resolve_slice(raw)
+                evidence = slice_from_value(raw)
             except SliceError as exc:
                 self._warn(f"row {index}: unusable slice in column {self.slice_column!r}: {exc}")
                 rewards.append(None)
                 continue
-            rewards.append(reward_value(score(text, evidence, tier2=self.tier2, grounding=self.grounding), self.shaped))
+            rewards.append(reward_number(score(text, evidence, tier2=self.tier2, grounding=self.grounding), self.shaped))
         return rewards
 
     def _warn(self, message: str) -> None:

@@ -32,9 +32,9 @@ import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from qcgrade.evidence import EvidenceSlice, SliceError
-from qcgrade.rewards.adapters import resolve_slice, reward_value, sample_stats
-from qcgrade.rewards.base import Score, score
+from qcgrade.evidence import EvidenceSlice, SliceError, slice_from_value
+from qcgrade.rewards.adapters import sample_stats
+from qcgrade.rewards.base import Score, reward_number, score
 
 
 def compute_score(
@@ -51,7 +51,7 @@ def compute_score(
 ) -> float | dict[str, Any]:
     """The reward of one response: a float, or a dict with ``score`` and per-check counts."""
     result = _grade(solution_str, ground_truth, extra_info, tier2, grounding)
-    value = 0.0 if result is None else reward_value(result, shaped)
+    value = reward_number(result, shaped)
     if not return_dict:
         return value
     return {"score": value, **sample_stats(result, tier2, grounding)}
@@ -100,7 +100,7 @@ def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool, groun
         _warn(f"solution_str is {type(solution).__name__}, not text")
         return None
     try:
-        evidence: EvidenceSlice = resolve_slice(raw)
+        evidence: EvidenceSlice = slice_from_value(raw)
     except SliceError as exc:
         _warn(f"unusable slice: {exc}")
         return None
