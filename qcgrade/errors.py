@@ -21,6 +21,8 @@ the problem.
     │   ├── RecordError       an injection record that cannot be used
     │   └── RevertError       the text was edited since the injection
     ├── JudgeError            one judge call failed (crash, timeout, bad answer)
+    ├── JudgeSetupError       the judge cannot be used at all (no API key, server
+    │                         unreachable, unknown model), found before any item
     └── SectionFailure        a section failed its checks (also an AssertionError,
                               so test runners report it as a failed assertion)
 
@@ -118,6 +120,10 @@ class JudgeError(QcgradeError):
     """One judge call went wrong; the message is one line saying how."""
 
 
+class JudgeSetupError(QcgradeError, ValueError):
+    """The judge cannot be used at all (no API key, server unreachable, unknown model): one line, before any item."""
+
+
 class SectionFailure(QcgradeError, AssertionError):
     """A section that failed its checks; ``report`` holds the findings."""
 
@@ -131,6 +137,7 @@ __all__ = [
     "InjectionError",
     "InputError",
     "JudgeError",
+    "JudgeSetupError",
     "NotApplicable",
     "QcgradeError",
     "RecordError",

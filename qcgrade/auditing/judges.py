@@ -12,7 +12,9 @@ A judge answers one question per item: does this section pass? qcgrade accepts
   ``(bool, spans)`` pair, a dict shaped like the command's JSON output, a
   ``"PASS"``/``"FAIL"`` string, or a :class:`Verdict`;
 * ``"qcgrade"``: the built-in reference judge, qcgrade's own tier-1 grader,
-  whose spans are its findings' spans.
+  whose spans are its findings' spans;
+* ``"openai:MODEL"``: a model behind any server speaking the Chat Completions
+  API (:mod:`.openai_judge`, needs the ``llm`` extra).
 
 Anything else -- a non-zero exit, a timeout, unparseable output, an exception
 in a callable, a result of the wrong type -- raises :class:`JudgeError`. The
@@ -32,10 +34,10 @@ import subprocess
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import JudgeError
+from ..errors import JudgeError, JudgeSetupError
 from ..evidence import json_error_text
 from ..grader import grade
 from ..options import Options
@@ -47,15 +49,28 @@ _QUOTE = 60
 
 
 @dataclass(frozen=True, slots=True)
+class Usage:
+    """What one answer cost, as the server reported it (``cost`` only when it reports one)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    cost: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """A judge's answer: pass or fail, and optionally where the problems are.
 
     ``spans`` is None when the judge gave none (a span-less judge is not
     scored on localisation), else character offsets into the section text.
+    ``usage`` is bookkeeping (tokens, cost), not part of the answer, so two
+    verdicts that differ only in it are equal.
     """
 
     passed: bool
     spans: tuple[Span, ...] | None = None
+    usage: Usage | None = field(default=None, compare=False)
 
 
 def _one_line(text: str) -> str:
@@ -143,6 +158,16 @@ class Judge:
 
     def abort(self) -> None:
         """Stop calls still in flight (the audit was interrupted); default: nothing to stop."""
+
+    async def start(self, jobs: int) -> None:
+        """Get ready for up to ``jobs`` concurrent calls; raise :class:`JudgeSetupError` if the judge is unusable."""
+
+    async def stop(self) -> None:
+        """Release what :meth:`start` acquired (connections); called once the calls are done."""
+
+    def describe(self) -> dict[str, Any] | None:
+        """Facts about the judge for the report's ``judge_info`` block (None: nothing to add)."""
+        return None
 
 
 class ReferenceJudge(Judge):
@@ -311,12 +336,27 @@ def _kill(proc: subprocess.Popen[bytes], posix: bool) -> None:
 
 
 REFERENCE = "qcgrade"
+#: ``openai:MODEL`` selects :class:`qcgrade.auditing.openai_judge.OpenAIJudge`.
+OPENAI_PREFIX = "openai:"
+
+
+def openai_judge(model: str, **options: Any) -> Judge:
+    """An :class:`~qcgrade.auditing.openai_judge.OpenAIJudge`, or one line saying how to install its extra."""
+    try:
+        from .openai_judge import OpenAIJudge
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] in ("httpx", "httpcore", "anyio", "h11"):
+            raise JudgeSetupError("the openai judge needs httpx: pip install 'qcgrade[llm]'") from None
+        raise
+    return OpenAIJudge(model, **options)
 
 
 def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None = None) -> Judge:
     """A :class:`Judge` from what a user passes.
 
-    ``"qcgrade"`` is the reference judge; any other string is a command line;
+    ``"qcgrade"`` is the reference judge; ``"openai:MODEL"`` a Chat
+    Completions model with default options (pass an ``OpenAIJudge`` for
+    others); any other string is a command line;
     a list/tuple of strings is an argv; a callable is a Python judge; a
     :class:`Judge` is used as is.
     """
@@ -325,6 +365,8 @@ def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None 
     if isinstance(spec, str):
         if spec.strip() == REFERENCE:
             return ReferenceJudge()
+        if spec.strip().startswith(OPENAI_PREFIX):
+            return openai_judge(spec.strip()[len(OPENAI_PREFIX) :], timeout=timeout, identity=identity)
         argv = shlex.split(spec)
         if not argv:
             raise ValueError("empty judge command")
