@@ -49,6 +49,6 @@ def test_honest_section_passes_tier1_and_tier2(entry: dict) -> None:
     slice_ = load_slice((HONEST / f"{entry['id']}.json").read_bytes())
     report = grade(text, slice_, tier2=True)
     shown = "\n".join(
-        f"  {entry['id']}.md:{f.line}:{f.column} {f.check} {f.message}: {text[f.start:f.end]!r}" for f in report.findings
+        f"  {entry['id']}.md:{f.line}:{f.column} {f.check} {f.message}: {text[f.start : f.end]!r}" for f in report.findings
     )
     assert report.passed, f"honest section failed ({', '.join(entry['families'])}):\n{shown}"
