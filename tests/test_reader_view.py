@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from qcgrade.reading.document import CELL_BREAK
 from qcgrade.reading.lexicon import NUMERAL, find_markers
 from qcgrade.reading.projection import fold
 from qcgrade.reading.section import parse_section
@@ -38,7 +39,8 @@ class _Visible(HTMLParser):
         if tag in _BLOCKS:
             self.blocks.append([])
         if tag in ("td", "th"):
-            self.blocks[-1].append((" ", False))
+            # A cell boundary: no marker group crosses it (the grader's CELL_BREAK).
+            self.blocks[-1].append((CELL_BREAK, False))
         if tag == "code":
             self.code += 1
 
@@ -73,7 +75,7 @@ def oracle(text: str) -> tuple[Counter, Counter]:
 
         found, all_masks = find_markers(folded)
         masks = [m for m in all_masks if outside_code(m)]
-        for kind, id_start, id_end, start, end in found:
+        for kind, id_start, id_end, start, end, _vouches in found:
             if outside_code((start, end)):
                 markers[(kind, visible[id_start:id_end])] += 1
         chars = list(folded)

@@ -24,6 +24,10 @@ from .source_map import Content, Lines, locate
 
 #: Separates units in the visible text; it always ends a sentence.
 UNIT_BREAK = "\u2029"
+#: Separates the cells of a table row: a space, and an invisible separator no
+#: marker group crosses ("{ | m_rev }" is two cells, not a tag). Source text
+#: cannot hold U+2063 here: it is default-ignorable, so it is dropped.
+CELL_BREAK = " \u2063"
 
 
 class Unit(NamedTuple):
@@ -78,7 +82,7 @@ def read_document(text: str) -> Document:
                     continue
                 if builder.length > row_start:
                     at = lines.start(token.map[0]) + row_cursor
-                    builder.add(" ", at, at)
+                    ProjectionBuilder.add(builder, CELL_BREAK, at, at)  # kept by a stripping builder too
                 end = _read_block_inline(token.content, token.map[0], lines, builder, regions, state, env, row_cursor)
                 row_cursor = end - lines.start(token.map[0])
                 continue

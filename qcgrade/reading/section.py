@@ -20,8 +20,9 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
-from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, sentence_ends
+from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers
 from .projection import fold
+from .sentences import sentence_ends
 
 
 class Marker(NamedTuple):
@@ -69,8 +70,9 @@ class Tldr(NamedTuple):
     form: str  # list | inline
 
 
-# Units read as one sentence each: a code block (shown verbatim, not prose).
-_WHOLE_UNITS = frozenset({"code"})
+# Units read as one sentence each: a code block (shown verbatim, not prose) and a
+# table row (its Source cell cites the whole row, whatever stops its cells hold).
+_WHOLE_UNITS = frozenset({"code", "row"})
 _UNSET = object()
 
 
@@ -235,9 +237,9 @@ def _markers(doc: Document, found: list[_Found], ends: list[int], may_vouch: boo
     html = doc.html
     html_starts = [s for s, _ in html]
     by_kind: dict[str, list[Marker]] = {"citation": [], "metric": [], "xref": []}
-    for kind, id_start, id_end, start, end in found:
+    for kind, id_start, id_end, start, end, vouch in found:
         src_start, src_end = to_source(start, end)
-        vouches = may_vouch and not (html and _overlaps(html_starts, html, start, end))
+        vouches = vouch and may_vouch and not (html and _overlaps(html_starts, html, start, end))
         # Ids are compared byte for byte: keep what the text really says.
         by_kind[kind].append(Marker(kind, visible[id_start:id_end], src_start, src_end, bisect_right(ends, start), vouches))
     return by_kind
