@@ -21,6 +21,7 @@ from qcgrade.reading.document import CELL_BREAK
 from qcgrade.reading.lexicon import NUMERAL, find_markers
 from qcgrade.reading.projection import fold
 from qcgrade.reading.section import parse_section
+from qcgrade.reading.sentences import quoted_spans
 
 _RENDERER = MarkdownIt("commonmark").enable("table")
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
@@ -73,7 +74,7 @@ def oracle(text: str) -> tuple[Counter, Counter]:
         def outside_code(span: tuple[int, int], code: list[tuple[int, int]] = code) -> bool:
             return not any(s < span[1] and span[0] < e for s, e in code)
 
-        found, all_masks = find_markers(folded)
+        found, all_masks = find_markers(folded, quoted_spans(folded))
         masks = [m for m in all_masks if outside_code(m)]
         for kind, id_start, id_end, start, end, _vouches in found:
             if outside_code((start, end)):

@@ -7,6 +7,8 @@ input (100k unmatched ``[`` included).
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import regex
 
 # Numbers are read with \p{N}: decimal digits (Nd) of any script, letter
@@ -80,7 +82,15 @@ NUMERAL = regex.compile(
 # Where a numeral may start: a number character or a digit look-alike.
 HAS_DIGIT = regex.compile("[\\p{N}" + _DIGIT_LOOKALIKE[1:-1] + "]")
 
-TLDR_LABEL = regex.compile(r"\s*(TL\s*;\s*DR)(?![\p{L}\p{N}])\s*:?", regex.IGNORECASE)
+#: A TL;DR label opening its unit, perhaps after a decoration of symbols and
+#: punctuation ("## 📌 TL;DR", "**✅ TL;DR:**"), or a heading or line that ends
+#: by naming it in parentheses ("## 🔑 Key takeaways (TL;DR)").
+TLDR_LABEL = regex.compile(
+    r"[^\p{L}\p{N}\u2029]{0,16}?(TL\s*;\s*DR)(?![\p{L}\p{N}])\s*:?"
+    r"|[^\u2029()]{1,80}\(\s*(TL\s*;\s*DR)\s*\)\s*:?\s*(?=\u2029|$)",
+    regex.IGNORECASE,
+)
+TLDR_ANYWHERE = regex.compile(r"TL\s*;\s*DR", regex.IGNORECASE)
 # Inline TL;DR items start at the beginning or after ';' (or a line break) with a dash.
 TLDR_ITEM = regex.compile(r"(?:^|[;\n])\s*[-\u2013\u2014\u2022*]\s+")
 
@@ -118,21 +128,45 @@ def citation_ids(group: str, offset: int) -> list[tuple[str, int, int, bool]]:
     return [(m.group(), offset + m.start(), offset + m.end(), vouches) for m in attempts]
 
 
+class _Editorial:
+    """Which bracket groups stand inside a quotation, not at its end."""
+
+    def __init__(self, text: str, quotations: list[tuple[int, int]]) -> None:
+        self._text = text
+        self._quotations = quotations
+        self._starts = [start for start, _ in quotations]
+
+    def inserted(self, start: int, end: int) -> bool:
+        i = bisect_right(self._starts, start) - 1
+        if i < 0 or self._quotations[i][1] <= end:
+            return False
+        close = self._quotations[i][1] - 1  # the closing quote
+        return _CLOSES_QUOTE.match(self._text, end, close + 1) is None
+
+
+# What may stand between a citation and the closing quote it ends with: "...grew 9% [E001]."
+_CLOSES_QUOTE = regex.compile(r"[^\S\u2029]*[.,;:!?]?[^\S\u2029]*.$", regex.DOTALL)
+
 _Found = tuple[str, int, int, int, int, bool]  # kind, id start, id end, marker start, marker end, may vouch
 
 
-def find_markers(text: str) -> tuple[list[_Found], list[tuple[int, int]]]:
+def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref in ``text``; and the spans to blank.
 
     Returns ``(kind, id_start, id_end, start, end, may_vouch)`` records in no particular
     order, and the marker spans whose digits never count as numerals. Whether
-    a marker sits in code is the caller's business.
+    a marker sits in code is the caller's business. A bracket group inside one
+    of the ``quotations`` (sorted spans) is an editor's insertion (``[Q4]``,
+    ``[sic]``, ``[2029]``): plain text, unless it closes the quotation.
     """
     found: list[_Found] = []
     masks: list[tuple[int, int]] = []
     if "[" in text:
         masks.extend(m.span() for m in FOOTNOTE.finditer(text))
+        editorial = _Editorial(text, quotations) if quotations else None
         for match in CITATION_GROUP.finditer(text):
+            if editorial is not None and editorial.inserted(*match.span()):
+                continue
             group = match.group(1)
             if CITATION_ID.fullmatch(group):  # the everyday [E001]
                 start, end = match.span(1)

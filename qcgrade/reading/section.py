@@ -20,9 +20,10 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
-from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers
+from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers
+from .names import heading_number, name_spans
 from .projection import fold
-from .sentences import sentence_ends
+from .sentences import quoted_spans, sentence_ends
 
 
 class Marker(NamedTuple):
@@ -112,10 +113,13 @@ class Section:
     def __init__(self, text: str) -> None:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
-        found, masks = _find_markers(folded, doc.code)
-        tldrs, breaks = _find_tldrs(doc, folded)
+        found, masks = _find_markers(folded, doc.code, _structure_and_names(doc, folded))
+        hiding = "<" in text and _HIDING_HTML.search(text) is not None
+        tldrs, breaks = _find_tldrs(doc, folded, masks)
+        if hiding:
+            tldrs = []
         ends = _sentence_ends(doc, folded, breaks)
-        markers = _markers(doc, found, ends, "\u202d" not in text and "\u202e" not in text)
+        markers = _markers(doc, found, ends, not hiding and not _bidi_override(text))
         setter = object.__setattr__
         setter(self, "text", text)
         setter(self, "lines", LineIndex(text, doc.line_starts))
@@ -186,6 +190,29 @@ class Section:
             src_start, src_end = to_source(vs, ve)
             yield Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs))
 
+    def covered_header_rows(self, annotated: set[int]) -> set[int]:
+        """Header-row sentences of tables whose every body row is in ``annotated``.
+
+        A header labels columns ("HR (95% CI)", "Sep. 30, 2025"); when every
+        row under it is cited, its labels are covered too (see
+        :func:`is_column_label` for what a label may hold).
+        """
+        if "|" not in self.text:
+            return set()
+        covered = set()
+        for header, body in _table_rows(self._doc, self._ends):
+            if header not in annotated and body and all(row in annotated for row in body):
+                covered.add(header)
+        return covered
+
+    def is_column_label(self, numeral: Numeral) -> bool:
+        """Whether a numeral in a header row reads as a label: no percent, currency or sign
+        outside parentheses ("HR (95% CI)" is a label, "Revenue grew 42%" a claim)."""
+        if _CLAIM_SHAPE.search(numeral.text) is None:
+            return True
+        line = self.text[self.text.rfind("\n", 0, numeral.start) + 1 : numeral.start]
+        return line.rfind("(") > max(line.rfind(")"), line.rfind("|"))
+
     def finding(self, check: str, start: int, end: int, message: str, related: str | None = None) -> Finding:
         """A finding at ``[start, end)``, with its line and column."""
         line, column = self.lines.position(start)
@@ -193,14 +220,75 @@ class Section:
         return Finding(check, message, start, end, line, column, end_line, end_column, related)
 
 
+# HTML that can hide any markdown after it: a <template> (its content is never
+# shown, and markdown-it may end its block early), a <style> element or a
+# stylesheet <link> (CSS can hide any list, label or citation). Lopsided: such
+# a section gets no TL;DR credit and no vouching markers.
+_HIDING_HTML = regex.compile(r"<(?:template|style|link)(?=[\s/>])", regex.IGNORECASE)
+# Bidi overrides, literal or as entities (&#x202E; shows an override too).
+_BIDI_ENTITY = regex.compile(r"&#(?:[xX]0*202[dDeE]|0*823[78]);?")
+
+
+def _bidi_override(text: str) -> bool:
+    """Whether ``text`` shows a left-to-right or right-to-left override (``[E001]`` drawn as ``[100E]``)."""
+    if "\u202d" in text or "\u202e" in text:
+        return True
+    return "&#" in text and _BIDI_ENTITY.search(text) is not None
+
+
 def parse_section(text: str) -> Section:
     """Parse a markdown section into the immutable :class:`Section`."""
     return Section(text)
 
 
-def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:
+_CLAIM_SHAPE = regex.compile(r"[%\u2030\u2031\p{Sc}+\-\u2212\u00b1]")
+
+
+def _table_rows(doc: Document, ends: list[int]) -> list[tuple[int, list[int]]]:
+    """For each table with a header row: its header sentence and its body-row sentences."""
+    rows = {u.token_index: u for u in doc.units if u.kind == "row"}
+    if not rows:
+        return []
+    tables: list[tuple[int, list[int]]] = []
+    header = -1
+    body: list[int] = []
+    in_head = False
+    for index, token in enumerate(doc.tokens):
+        kind = token.type
+        if kind == "table_open":
+            header, body, in_head = -1, [], False
+        elif kind == "thead_open":
+            in_head = True
+        elif kind == "thead_close":
+            in_head = False
+        elif kind == "tr_close" and index in rows:
+            sentence = bisect_right(ends, rows[index].start)
+            if in_head:
+                header = sentence
+            else:
+                body.append(sentence)
+        elif kind == "table_close" and header >= 0:
+            tables.append((header, body))
+    return tables
+
+
+def _structure_and_names(doc: Document, folded: str) -> list[tuple[int, int]]:
+    """Digits that are structure or part of a name (see :mod:`qcgrade.reading.names`)."""
+    spans = name_spans(folded)
+    for unit in doc.units:
+        if unit.kind == "heading" and folded[unit.start : unit.start + 1].isdigit():
+            number = heading_number(folded, unit.start, unit.end)
+            if number is not None:
+                spans.append(number)
+    return spans
+
+
+def _find_markers(
+    folded: str, code: tuple[tuple[int, int], ...], names: list[tuple[int, int]]
+) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
-    found, masks = find_markers(folded)
+    found, masks = find_markers(folded, quoted_spans(folded) if "[" in folded else None)
+    masks.extend(names)
     if code:
         # Markers shown inside code are verbatim text, not markers.
         starts = [s for s, _ in code]
@@ -295,36 +383,38 @@ def _build_sentences(section: Section) -> tuple[Sentence, ...]:
     return tuple(sentences)
 
 
-def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
-    """TL;DR blocks, and the inline item boundaries (they end sentences)."""
+def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]]) -> tuple[list[Tldr], list[int]]:
+    """TL;DR blocks, and the inline item boundaries (they end sentences).
+
+    A bullet counts when it shows a word outside its markers (see ``_HAS_WORD``).
+    """
     tldrs: list[Tldr] = []
     breaks: list[int] = []
     visible_at: _VisibleUnits | None = None
+    if TLDR_ANYWHERE.search(folded) is None:  # one scan; most sections answer here
+        return tldrs, breaks
     for unit in doc.units:
-        # A label opens its unit; nearly every unit fails this cheap test.
-        head = folded[unit.start : unit.start + 2]
-        if head.upper() != "TL" and not (unit.kind == "html" or head[:1].isspace()):
-            continue
         if unit.kind not in ("paragraph", "heading") or _in_html(doc, unit.start):
             continue  # a TL;DR is markdown; inside HTML it could be hidden
         label = TLDR_LABEL.match(folded, unit.start, unit.end)
         if label is None:
             continue
         if visible_at is None:
-            visible_at = _VisibleUnits(doc, folded)
-        start, end = doc.projection.to_source(*label.span(1))
+            visible_at = _VisibleUnits(doc, _blank(folded, masks) if masks else folded)
+        start, end = doc.projection.to_source(*label.span(1 if label.group(1) is not None else 2))
         listed = _following_list_items(unit.token_index, doc.tokens, visible_at)
         if listed is not None:
             tldrs.append(Tldr(start, end, listed, "list"))
             continue
         rest = folded[label.end() : unit.end]
+        shown = visible_at.text[label.end() : unit.end]  # markers blanked: a bullet of markers shows no word
         items = list(TLDR_ITEM.finditer(rest))
         if not items:
-            bullets = 1 if _HAS_WORD.search(rest) else 0
+            bullets = 1 if _HAS_WORD.search(shown) else 0
             tldrs.append(Tldr(start, end, bullets, "inline"))
             continue
         bounds = [m.end() for m in items] + [len(rest) + 1]
-        bullets = sum(1 for a, b in zip(bounds, bounds[1:]) if _HAS_WORD.search(rest, a, b - 1))
+        bullets = sum(1 for a, b in zip(bounds, bounds[1:]) if _HAS_WORD.search(shown, a, b - 1))
         tldrs.append(Tldr(start, end, bullets, "inline"))
         breaks.extend(label.end() + m.start() + (1 if rest[m.start()] in ";\n" else 0) for m in items)
     return tldrs, breaks
@@ -333,22 +423,26 @@ def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
 class _VisibleUnits:
     """Whether the unit read from a block token shows a bullet's worth of text (asked rarely).
 
-    A bullet needs a letter or a digit outside HTML: "- ." or "- …" is empty.
+    A bullet needs a word outside HTML and markers: "- .", "- …", "- ـ" and
+    "- [E001]" are empty.
     """
 
-    def __init__(self, doc: Document, folded: str) -> None:
+    def __init__(self, doc: Document, text: str) -> None:
         self._by_token = {u.token_index: u for u in doc.units}
         self._doc = doc
-        self._folded = folded
+        self.text = text  # the folded visible text with markers blanked
 
     def get(self, token_index: int, default: bool = False) -> bool:
         unit = self._by_token.get(token_index)
         if unit is None or _in_html(self._doc, unit.start):
             return default
-        return _HAS_WORD.search(self._folded, unit.start, unit.end) is not None
+        return _HAS_WORD.search(self.text, unit.start, unit.end) is not None
 
 
-_HAS_WORD = regex.compile(r"[\p{L}\p{N}]")
+# A word a reader reads: a digit, or a letter other than a modifier letter
+# (tatweel, primes, tone letters draw as strokes and punctuation) and the
+# letters drawn as punctuation (click letters ǀ ǁ ǂ ǃ, syllabics finals ᐧ ᐨ ᐩ ᐪ).
+_HAS_WORD = regex.compile(r"\p{N}|(?![\p{Lm}\u01c0-\u01c3\u1427-\u142a])\p{L}")
 
 
 def _in_html(doc: Document, offset: int) -> bool:

@@ -81,7 +81,7 @@ _TAIL_GROUP = (
     rf"{_TAIL_GROUP}[^\S\u2029]*\))"
 )
 _TAIL = rf"(?:{_TAIL_GROUP}[.,;:!?]*(?:[^\S\u2029]+|(?=\u2029)|$))*"
-_SPACE_TAIL = rf"(?:[^\S\u2029]+{_TAIL}|(?=\u2029)|$)"
+_SPACE_TAIL = rf"(?:[^\S\u2029]+{_TAIL}(?:\u2029\s*)?|\u2029\s*|$)"
 
 _KNOWN = sorted(NEVER_FINAL | BEFORE_NUMBER_ONLY | UNIT_ABBREVIATIONS | NUMBER_TAKING | NAME_ABBREVIATIONS, key=len, reverse=True)
 _KNOWN_ALTERNATIVES = "|".join(regex.escape(w) for w in _KNOWN)
