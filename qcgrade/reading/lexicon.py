@@ -40,7 +40,7 @@ LOCATOR_WORDS = frozenset(
 # A bracket group, read whatever its length and across soft line breaks (never
 # a unit or cell break), holding at most one level of nested brackets (an
 # editor's "[p. iv]" inside); its parts are split on , and ;.
-CITATION_GROUP = regex.compile(r"\[((?:[^\[\]\u2029\u2063]|\[[^\[\]\u2029\u2063]*\])+)\]")
+CITATION_GROUP = regex.compile(r"\[([^\[\]\u2029\u2063]*+(?:\[[^\[\]\u2029\u2063]*\][^\[\]\u2029\u2063]*+)*)\]")
 # A footnote reference has a word for an id; "[^30%]" is not one.
 FOOTNOTE = regex.compile(r"\[\^[\w-]{1,64}\]")
 # Braces around one or more identifiers ("{m_rev}", "{m_rev, m_share}").

@@ -21,7 +21,7 @@ from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
 from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers
-from .names import heading_number, name_spans
+from .names import heading_number, is_name
 from .projection import fold
 from .sentences import quoted_spans, sentence_ends
 
@@ -113,9 +113,10 @@ class Section:
     def __init__(self, text: str) -> None:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
-        found, masks = _find_markers(folded, doc.code, _structure_and_names(doc, folded))
+        found, masks = _find_markers(folded, doc.code, _section_numbers(doc, folded))
         hiding = "<" in text and _HIDING_HTML.search(text) is not None
-        tldrs, breaks = _find_tldrs(doc, folded, masks)
+        scan: list[str | None] = [None]
+        tldrs, breaks = _find_tldrs(doc, folded, masks, scan)
         if hiding:
             tldrs = []
         ends = _sentence_ends(doc, folded, breaks)
@@ -133,7 +134,7 @@ class Section:
         setter(self, "_ends", ends)
         setter(self, "_sentences", _UNSET)
         setter(self, "_numerals", _UNSET)
-        setter(self, "_scan", None)
+        setter(self, "_scan", scan[0])
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Section is immutable; cannot set {name!r}")
@@ -187,6 +188,8 @@ class Section:
         visible = self._doc.visible
         for match in NUMERAL.finditer(scan, start, end):
             vs, ve = match.span()
+            if ve - vs <= 4 and is_name(scan, vs, ve):
+                continue  # "3Q24", "Strix-9", "Scope 3", "10-K": a name, not a quantity
             src_start, src_end = to_source(vs, ve)
             yield Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs))
 
@@ -272,9 +275,9 @@ def _table_rows(doc: Document, ends: list[int]) -> list[tuple[int, list[int]]]:
     return tables
 
 
-def _structure_and_names(doc: Document, folded: str) -> list[tuple[int, int]]:
-    """Digits that are structure or part of a name (see :mod:`qcgrade.reading.names`)."""
-    spans = name_spans(folded)
+def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
+    """Section numbers opening headings (see :mod:`qcgrade.reading.names`)."""
+    spans = []
     for unit in doc.units:
         if unit.kind == "heading" and folded[unit.start : unit.start + 1].isdigit():
             number = heading_number(folded, unit.start, unit.end)
@@ -383,15 +386,16 @@ def _build_sentences(section: Section) -> tuple[Sentence, ...]:
     return tuple(sentences)
 
 
-def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]]) -> tuple[list[Tldr], list[int]]:
+def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]], scan: list[str | None]) -> tuple[list[Tldr], list[int]]:
     """TL;DR blocks, and the inline item boundaries (they end sentences).
 
     A bullet counts when it shows a word outside its markers (see ``_HAS_WORD``).
+    ``scan[0]`` receives the text with markers blanked, when it is built here.
     """
     tldrs: list[Tldr] = []
     breaks: list[int] = []
     visible_at: _VisibleUnits | None = None
-    if TLDR_ANYWHERE.search(folded) is None:  # one scan; most sections answer here
+    if "tl" not in folded.lower() or TLDR_ANYWHERE.search(folded) is None:  # most sections answer here
         return tldrs, breaks
     for unit in doc.units:
         if unit.kind not in ("paragraph", "heading") or _in_html(doc, unit.start):
@@ -401,6 +405,7 @@ def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]]) -> tup
             continue
         if visible_at is None:
             visible_at = _VisibleUnits(doc, _blank(folded, masks) if masks else folded)
+            scan[0] = visible_at.text
         start, end = doc.projection.to_source(*label.span(1 if label.group(1) is not None else 2))
         listed = _following_list_items(unit.token_index, doc.tokens, visible_at)
         if listed is not None:

@@ -25,6 +25,8 @@ terminator, so the scan is linear on any input.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import regex
 
 #: Never end a sentence: they introduce what follows ("e.g. ACME", "vs. 21%").
@@ -84,7 +86,7 @@ _TAIL = rf"(?:{_TAIL_GROUP}[.,;:!?]*(?:[^\S\u2029]+|(?=\u2029)|$))*"
 _SPACE_TAIL = rf"(?:[^\S\u2029]+{_TAIL}(?:\u2029\s*)?|\u2029\s*|$)"
 
 _KNOWN = sorted(NEVER_FINAL | BEFORE_NUMBER_ONLY | UNIT_ABBREVIATIONS | NUMBER_TAKING | NAME_ABBREVIATIONS, key=len, reverse=True)
-_KNOWN_ALTERNATIVES = "|".join(regex.escape(w) for w in _KNOWN)
+_KNOWN_SET = frozenset(_KNOWN)
 _TERM = r"\p{Sentence_Terminal}"
 
 SENTENCE_END = regex.compile(
@@ -93,7 +95,7 @@ SENTENCE_END = regex.compile(
     rf"(?P<ellipsis>(?<![.\u2026])(?:\.{{2,}}|\u2026)[.\u2026]*{_CLOSERS}(?>{_SPACE_TAIL})(?!\p{{Ll}}))"
     # A period after what may be an abbreviation (a known word, an initial, a
     # dotted initialism): decided by abbreviation_ends().
-    r"|(?P<abbr>(?<=(?<![\p{L}\p{M}\p{N}.])(?:(?:\p{L}\.)+\p{L}|\p{L}|(?i:" + _KNOWN_ALTERNATIVES + r")))"
+    r"|(?P<abbr>(?<=(?<![\p{L}\p{M}\p{N}.])(?P<word>(?:\p{L}\.)*\p{L}{1,7}))"
     rf"\.(?![.\u2026]){_CLOSERS}(?>{_SPACE_TAIL}))"
     # Any other terminator before whitespace (or the end), with its tail.
     rf"|(?<![.\u2026])(?!\.\.)[{_TERM}][{_TERM}\u2026]*{_CLOSERS}{_SPACE_TAIL}"
@@ -106,7 +108,6 @@ SENTENCE_END = regex.compile(
     r")"
 )
 
-_WORD_BEFORE = regex.compile(r"(?:\p{L}\.)*\p{L}+$")
 _NEXT_WORD = regex.compile(r"[\p{L}\p{M}]+")
 _NUMBER_START = regex.compile(r"[\p{N}\p{Sc}+\-\u2212\u00b1(#]")
 
@@ -170,18 +171,23 @@ _AFTER_CAPITALISED = regex.compile(r"\p{Lu}[\p{L}\p{M}]*[^\S\u2029]+$")
 _CAPITALISED_THEN_WORD = regex.compile(r"\p{Lu}[\p{L}\p{M}'\u2019\-]*[^\S\u2029]+(\p{Ll}[\p{L}\p{M}]*)")
 
 
+_END = type(SENTENCE_END.match(".")).end  # Match.end and Match.group, applied in C by map()
+_GROUP = type(SENTENCE_END.match(".")).group
+
+
 def _ends(text: str) -> list[int]:
-    ends = []
-    for match in SENTENCE_END.finditer(text):
-        if match.group("abbr") is not None:
-            at = match.start()
-            word = _WORD_BEFORE.search(text, max(0, at - 16), at)
-            if word is not None and not abbreviation_ends(
-                word.group(), text[match.end() : match.end() + 40], text[max(0, word.start() - 24) : word.start()]
-            ):
-                continue
-        ends.append(match.end())
-    return ends
+    matches = list(SENTENCE_END.finditer(text))
+    ends = list(map(_END, matches))
+    words = list(map(_GROUP, matches, repeat("word")))
+    # Only a period after a short word may be an abbreviation: decide those in Python.
+    for i in [i for i, word in enumerate(words) if word is not None]:
+        word = words[i]
+        if len(word) == 1 or "." in word or word.lower() in _KNOWN_SET:
+            match = matches[i]
+            start = match.start("word")
+            if not abbreviation_ends(word, text[ends[i] : ends[i] + 40], text[max(0, start - 24) : start]):
+                ends[i] = -1
+    return [end for end in ends if end >= 0] if -1 in ends else ends
 
 
 # A quotation in double quotes of any common style, within one unit, then a
