@@ -114,7 +114,7 @@ class Section:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
         found, masks = _find_markers(folded, doc.code, _section_numbers(doc, folded))
-        hiding = "<" in text and _HIDING_HTML.search(text) is not None
+        hiding = "<" in text and _hiding_html(doc, text)
         scan: list[str | None] = [None]
         tldrs, breaks = _find_tldrs(doc, folded, masks, scan)
         if hiding:
@@ -209,11 +209,28 @@ class Section:
         return covered
 
     def is_column_label(self, numeral: Numeral) -> bool:
-        """Whether a numeral in a header row reads as a label: no percent, currency or sign
-        outside parentheses ("HR (95% CI)" is a label, "Revenue grew 42%" a claim)."""
-        if _CLAIM_SHAPE.search(numeral.text) is None:
+        """Whether a numeral in a header row reads as a column label, not a claim.
+
+        Labels: a year or the tail of a year range (``2025``, ``2019–20``), a
+        day beside a month (``Jun. 30``, ``1 Nov.``), a number glued to a unit
+        or after a label word (``10y``, ``Week 76``), anything else inside
+        parentheses but a percentage (``(n=412)``, ``(5-shot)``), and a
+        confidence level (``95% CI``). ``Revenue grew 42 times`` and
+        ``Revenue (up 42%)`` are claims.
+        """
+        text = self.text
+        line = text[text.rfind("\n", 0, numeral.start) + 1 : numeral.start]
+        after = text[numeral.end : numeral.end + 16]
+        if _CONFIDENCE.match(after) and numeral.text.endswith("%"):
             return True
-        line = self.text[self.text.rfind("\n", 0, numeral.start) + 1 : numeral.start]
+        if _CLAIM_SHAPE.search(numeral.text) is not None:
+            return False
+        if _YEAR_OR_TAIL.fullmatch(numeral.text) and (len(numeral.text) == 4 or _YEAR_RANGE_BEFORE.search(line)):
+            return True
+        if _GLUED_UNIT.fullmatch(numeral.text) or _LABEL_WORD_BEFORE.search(line):
+            return True
+        if _MONTH_BEFORE.search(line) or _MONTH_AFTER.match(after):
+            return True
         return line.rfind("(") > max(line.rfind(")"), line.rfind("|"))
 
     def finding(self, check: str, start: int, end: int, message: str, related: str | None = None) -> Finding:
@@ -228,6 +245,33 @@ class Section:
 # stylesheet <link> (CSS can hide any list, label or citation). Lopsided: such
 # a section gets no TL;DR credit and no vouching markers.
 _HIDING_HTML = regex.compile(r"<(?:template|style|link)(?=[\s/>])", regex.IGNORECASE)
+
+
+def _hiding_html(doc: Document, text: str) -> bool:
+    """Whether ``text`` holds a ``<template>``, ``<style>`` or ``<link>`` tag outside code.
+
+    A tag shown in a code span (an odd number of backticks before it on its
+    line) or a code block is text about HTML, not HTML.
+    """
+    matches = list(_HIDING_HTML.finditer(text))
+    if not matches:
+        return False
+    code_lines = [(t.map[0], t.map[1]) for t in doc.tokens if t.type in ("fence", "code_block") and t.map]
+    line_no, counted = 0, 0  # lines counted incrementally: linear in the text
+    for checked, match in enumerate(matches):
+        if checked == 64:
+            return True  # so many tags is no prose about HTML; and the test stays linear
+        line_no += text.count("\n", counted, match.start())
+        counted = match.start()
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if text.count("`", line_start, match.start()) % 2:
+            continue
+        if any(first <= line_no < last for first, last in code_lines):
+            continue
+        return True
+    return False
+
+
 # Bidi overrides, literal or as entities (&#x202E; shows an override too).
 _BIDI_ENTITY = regex.compile(r"&#(?:[xX]0*202[dDeE]|0*823[78]);?")
 
@@ -245,6 +289,14 @@ def parse_section(text: str) -> Section:
 
 
 _CLAIM_SHAPE = regex.compile(r"[%\u2030\u2031\p{Sc}+\-\u2212\u00b1]")
+_CONFIDENCE = regex.compile(r"\s*(?:CI|PI|CrI|confidence|credible)\b", regex.IGNORECASE)
+_YEAR_OR_TAIL = regex.compile(r"(?:19|20)[0-9]{2}|[0-9]{2}")
+_YEAR_RANGE_BEFORE = regex.compile(r"(?:19|20)[0-9]{2}[-\u2013\u2014/]$")
+_GLUED_UNIT = regex.compile(r"\p{N}+\p{L}{1,3}")
+_LABEL_WORD_BEFORE = regex.compile(r"(?i:week|day|month|year|wave|round|cohort|visit|age|born|n)\s*[=:]?\s*$")
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
+_MONTH_BEFORE = regex.compile(rf"(?i:\b(?:{_MONTHS})[a-z]*\.?)\s*$")
+_MONTH_AFTER = regex.compile(rf"\s*(?i:(?:{_MONTHS})[a-z]*\b)")
 
 
 def _table_rows(doc: Document, ends: list[int]) -> list[tuple[int, list[int]]]:
