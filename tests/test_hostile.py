@@ -65,6 +65,16 @@ HOSTILE = {
     "HTML block of tags": lambda: "<div>\n" + "<span>42 &amp; " * 50_000 + "\n</div>",
     "100k TL;DR items": lambda: "TL;DR – a; " * 50_000,
     "zero-width flood": lambda: "4\u200b" * 100_000,
+    # Reading rules of issue 9: uncapped and wrapped groups, tails, quotations, abbreviations.
+    "one 1 MB bracket group": lambda: "[" + "E001, " * 170_000 + "E047]",
+    "100k nested bracket openers": lambda: "[a [b] " * 50_000,
+    "100k marker-only tails": lambda: "x. [E001] " * 100_000,
+    "100k quotation marks": lambda: '"a. ' * 100_000 + "[E001]",
+    "100k ellipses": lambda: "a... " * 100_000,
+    "100k initials": lambda: "U.S. A. " * 50_000,
+    "100k look-alike brackets": lambda: "\u27e8E047 " * 100_000,
+    "100k hiding tags in code spans": lambda: "`<style>` " * 100_000,
+    "20k header-labelled tables": lambda: "| Week 76 (95% CI) | Source |\n|---|---|\n| 1 | [E001] |\n\n" * 20_000,
 }
 
 
@@ -79,7 +89,20 @@ def test_hostile_input_costs_at_most_a_constant_times_prose(name: str, case_slic
 
 @pytest.mark.parametrize(
     "unit",
-    ["_a", "[a](", "| 1 | [E001] |\n", "&#", "<a ", "a. ", "Revenue grew 4.2% [E001]. Costs 7. ", "4\u200b", "[E001] 42 "],
+    [
+        "_a",
+        "[a](",
+        "| 1 | [E001] |\n",
+        "&#",
+        "<a ",
+        "a. ",
+        "Revenue grew 4.2% [E001]. Costs 7. ",
+        "4\u200b",
+        "[E001] 42 ",
+        '"Rev 4%. Up. " [E001],\n',
+        "x. [E001] Dr. A. ",
+        "[E001,\nE002 ",
+    ],
 )
 def test_cost_grows_linearly(unit: str, case_slice: dict) -> None:
     """Doubling the input twice must not much more than quadruple the time."""

@@ -17,9 +17,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from qcgrade.reading.document import CELL_BREAK
 from qcgrade.reading.lexicon import NUMERAL, find_markers
+from qcgrade.reading.names import heading_number, is_name
 from qcgrade.reading.projection import fold
 from qcgrade.reading.section import parse_section
+from qcgrade.reading.sentences import quoted_spans
 
 _RENDERER = MarkdownIt("commonmark").enable("table")
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
@@ -32,13 +35,17 @@ class _Visible(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.blocks: list[list[tuple[str, bool]]] = [[]]
+        self.headings: set[int] = set()  # indexes of blocks that are headings
         self.code = 0
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
         if tag in _BLOCKS:
             self.blocks.append([])
+            if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+                self.headings.add(len(self.blocks) - 1)
         if tag in ("td", "th"):
-            self.blocks[-1].append((" ", False))
+            # A cell boundary: no marker group crosses it (the grader's CELL_BREAK).
+            self.blocks[-1].append((CELL_BREAK, False))
         if tag == "code":
             self.code += 1
 
@@ -58,7 +65,7 @@ def oracle(text: str) -> tuple[Counter, Counter]:
     parser.close()
     markers: Counter = Counter()
     numerals: Counter = Counter()
-    for block in parser.blocks:
+    for index, block in enumerate(parser.blocks):
         visible = "".join(chunk for chunk, _ in block)
         code: list[tuple[int, int]] = []
         pos = 0
@@ -71,15 +78,20 @@ def oracle(text: str) -> tuple[Counter, Counter]:
         def outside_code(span: tuple[int, int], code: list[tuple[int, int]] = code) -> bool:
             return not any(s < span[1] and span[0] < e for s, e in code)
 
-        found, all_masks = find_markers(folded)
+        found, all_masks = find_markers(folded, quoted_spans(folded))
         masks = [m for m in all_masks if outside_code(m)]
-        for kind, id_start, id_end, start, end in found:
+        for kind, id_start, id_end, start, end, _vouches in found:
             if outside_code((start, end)):
                 markers[(kind, visible[id_start:id_end])] += 1
+        if index in parser.headings and folded[:1].isdigit():  # a section number is structure
+            number = heading_number(folded, 0, len(folded))
+            if number is not None:
+                masks.append(number)
         chars = list(folded)
         for s, e in masks:
             chars[s:e] = " " * (e - s)
-        numerals.update(m.group() for m in NUMERAL.finditer("".join(chars)))
+        scan = "".join(chars)
+        numerals.update(m.group() for m in NUMERAL.finditer(scan) if not (m.end() - m.start() <= 4 and is_name(scan, *m.span())))
     return markers, numerals
 
 
@@ -146,6 +158,38 @@ _ATOMS = [
     "<span>",
     "</span>",
     "TL;DR",
+    # Reading families of issue 9: terminators of any script, closing quotes,
+    # marker tails, wrapped and look-alike groups, near-miss ids, names.
+    "\u203d",
+    "\uff61",
+    "\u061f",
+    "\u0965",
+    "...",
+    "\u2026",
+    '"',
+    "\u201c",
+    "\u201d",
+    "\u00bb",
+    "\u27e8E047\u27e9",
+    "\u2045E001\u2046",
+    "\u300aE003\u300b",
+    "\u2983m_rev\u2984",
+    "\u2e39s5",
+    "\u00a7\u2013s9",
+    "[E001,",
+    "E002]",
+    "[E047a]",
+    "[E 047]",
+    "[see E001 p. 4]",
+    "[not from E001]",
+    "U.S.",
+    "Dr.",
+    "approx.",
+    "3Q24",
+    "Wren-8B",
+    "Scope 3",
+    "10-K",
+    "1.",
     "*",
     "_",
     "[",

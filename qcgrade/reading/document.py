@@ -25,6 +25,10 @@ from .source_map import Content, Lines, locate
 
 #: Separates units in the visible text; it always ends a sentence.
 UNIT_BREAK = "\u2029"
+#: Separates the cells of a table row: a space, and an invisible separator no
+#: marker group crosses ("{ | m_rev }" is two cells, not a tag). Source text
+#: cannot hold U+2063 here: it is default-ignorable, so it is dropped.
+CELL_BREAK = " \u2063"
 
 
 class Unit(NamedTuple):
@@ -129,7 +133,7 @@ class _Walk:
         lines, builder = self.lines, self.builder
         if builder.length > self.row_start:
             at = lines.start(line_no) + self.row_cursor
-            builder.add(" ", at, at)
+            ProjectionBuilder.add(builder, CELL_BREAK, at, at)  # kept by a stripping builder too
         end = _read_block_inline(src, line_no, lines, builder, self.regions, self.state, self.env, self.row_cursor)
         self.row_cursor = end - lines.start(line_no)
 
