@@ -20,7 +20,7 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
-from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, sentence_ends
+from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, scan_start, sentence_ends
 from .projection import fold
 
 
@@ -174,8 +174,7 @@ class Section:
         digit = HAS_DIGIT.search(scan, start, end)
         if digit is None:
             return
-        # A numeral starts at most two characters (sign, currency) before its first digit.
-        start = max(start, digit.start() - 2)
+        start = scan_start(scan, digit.start(), start)
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
