@@ -76,6 +76,8 @@ _CATEGORY_WORDS = (
     "Scope|Phase|Tier|Stage|Level|Class|Category|Grade|Type|Table|Figure|Fig\\.|Exhibit|Item|Note|Chapter"
     "|Article|Section|Part|Annex|Appendix|Schedule|Pillar|Title|Chart|Step|Round|Wave|Cohort|Arm|Lot"
 )
+# What makes one or two digits after a category word a quantity after all.
+_QUANTITY_AFTER = r"[\p{N}\p{M}]|[.,]\p{N}|\s*(?:[%\u2030\u2031]|(?i:per\s?cent))"
 # Quarter and half shapes in the digit-first order ("3Q24", "1H", "4QFY25").
 _PERIOD = r"(?:[1-4]Q|[12]H)(?:FY|CY)?(?:\p{N}{4}|\p{N}{2})?(?![\p{L}\p{N}])"
 # Filing names: a number, a hyphen and one capital ("10-K", "8-K", "20-F").
@@ -91,7 +93,7 @@ _FREE = (
     # Not a name: a capitalised word and a hyphen, unless the word is a prefix.
     rf"(?<!(?<![\p{{L}}])(?!(?:{_PREFIX_WORDS}){_HYPHEN})\p{{Lu}}\p{{L}}*{_HYPHEN})"
     # Not one or two digits after a category word, unless plainly a quantity.
-    rf"(?!(?<=(?<![\p{{L}}])(?i:{_CATEGORY_WORDS})[ \u00a0])(?:{_DIGIT}){{1,2}}(?![\p{{N}}\p{{M}}]|[.,]\p{{N}}|\s*(?:{_PERCENT}|(?i:per\s?cent))))"
+    rf"(?!(?<=(?<![\p{{L}}])(?i:{_CATEGORY_WORDS})[ \u00a0])(?:{_DIGIT}){{1,2}}(?!{_QUANTITY_AFTER}))"
     rf"(?!{_PERIOD}|{_FILING})"
     rf"{_SIGN}?\p{{Sc}}?{_DIGITS}(?:{_SEPARATOR}{_DIGITS})*(?:{_PERCENT}|\p{{Sc}})?{_UNIT}"
 )
@@ -119,7 +121,8 @@ _LOOKALIKE_NUMERAL = (
     rf"(?<![\p{{L}}\p{{M}}\p{{N}}_])"
     rf"(?:"
     rf"{_SIGN}?(?=(?:{_LOOK_RUN}|[.,]){{0,32}}{_PERCENT}){_LOOK_RUN}*{_LOOKALIKE}(?:{_LOOK_RUN}|[.,](?={_LOOK_RUN}))*{_PERCENT}"
-    rf"|(?<=\p{{Sc}}[ \u00a0]?)(?={_LOOK_RUN}*{_LOOKALIKE}){_LOOK_RUN}{{1,32}}(?:(?:[.,]{_LOOK_RUN}{{1,32}})+{_UNIT}|(?![\p{{L}}\p{{N}}]|[.,]{_LOOK_RUN}))"
+    rf"|(?<=\p{{Sc}}[ \u00a0]?)(?={_LOOK_RUN}*{_LOOKALIKE}){_LOOK_RUN}{{1,32}}"
+    rf"(?:(?:[.,]{_LOOK_RUN}{{1,32}})+{_UNIT}|(?![\p{{L}}\p{{N}}]|[.,]{_LOOK_RUN}))"
     rf"|(?={_LOOK_RUN}{{1,3}},){_LOOK_RUN}{{1,3}}(?:,{_LOOK_RUN}{{3}})+(?![\p{{L}}\p{{N}}])"
     rf")"
 )
@@ -130,9 +133,7 @@ _CJK_NUMERAL = (
 _EMOJI = "\U0001f51f|\U0001f4af(?=[ \u00a0]?(?:[%\u2030x\u00d7]|per))"
 
 #: Where a numeral may start: the first-character test, so most positions fail fast.
-_STARTS = (
-    rf"+\-\u2212\u00b1\p{{Sc}}\p{{N}}IlOo{_CYRILLIC_GREEK_LOOKALIKE}{_MATH_LOOKALIKE}{_CJK_DIGITS}\U0001f51f\U0001f4af"
-)
+_STARTS = rf"+\-\u2212\u00b1\p{{Sc}}\p{{N}}IlOo{_CYRILLIC_GREEK_LOOKALIKE}{_MATH_LOOKALIKE}{_CJK_DIGITS}\U0001f51f\U0001f4af"
 
 #: A numeral the reader sees; see the module docstring for the rules.
 NUMERAL = regex.compile(
