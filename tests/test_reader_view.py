@@ -22,8 +22,15 @@ from qcgrade.reading.projection import fold
 from qcgrade.reading.section import parse_section
 
 _RENDERER = MarkdownIt("commonmark").enable("table")
+# Raw HTML blocks are wrapped in an element of our own, so the oracle knows
+# which text comes from raw HTML (where a marker group cannot vouch, so it
+# does not hide its digits).
+_RENDERER.add_render_rule("html_block", lambda self, tokens, idx, options, env: f"<qchtml>{tokens[idx].content}</qchtml>")
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_VOID = {"br", "hr", "img", "input", "wbr", "col", "area", "embed", "source", "track", "meta", "link", "base", "param"}
 _BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "pre", "blockquote", "div", "table", "ul", "ol", "hr", "br"}
+# Tags markdown itself renders; any other tag was written as raw HTML.
+_MARKDOWN_TAGS = _BLOCKS | {"code", "em", "strong", "a", "img", "thead", "tbody", "th", "td", "qchtml"}
 
 
 class _Visible(HTMLParser):
@@ -31,25 +38,50 @@ class _Visible(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.blocks: list[list[tuple[str, bool]]] = [[]]
+        self.blocks: list[list[tuple[str, bool, bool]]] = [[]]
         self.code = 0
+        # Raw HTML as the grader models it (lopsided): inside a raw HTML block every
+        # tag opens or closes one element, and what an HTML block leaves open stays
+        # open; elements opened by inline HTML close with their block.
+        self.in_block = False
+        self.depth = 0
+        self.inline_depth = 0
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag in _BLOCKS:
+        if tag == "qchtml":
+            self.in_block = True
+        elif self.in_block:
+            self.depth += tag not in _VOID
+        elif tag not in _MARKDOWN_TAGS and tag not in _VOID:
+            self.inline_depth += 1
+        if tag in _BLOCKS and not self.in_block:
+            self.blocks.append([])
+            self.inline_depth = 0 if tag != "br" else self.inline_depth
+        elif tag in _BLOCKS:
             self.blocks.append([])
         if tag in ("td", "th"):
-            self.blocks[-1].append((" ", False))
+            self.blocks[-1].append((" ", False, False))
+            self.inline_depth = 0  # each cell's inline HTML closes with the cell
         if tag == "code":
             self.code += 1
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "qchtml":
+            self.in_block = False
+        elif self.in_block:
+            self.depth -= self.depth > 0 and tag not in _VOID
+        elif tag not in _MARKDOWN_TAGS and tag not in _VOID and self.inline_depth:
+            self.inline_depth -= 1
         if tag in _BLOCKS:
             self.blocks.append([])
+            if not self.in_block and tag != "br":
+                self.inline_depth = 0
         if tag == "code":
             self.code -= 1
 
     def handle_data(self, data: str) -> None:
-        self.blocks[-1].append((_IGNORABLE.sub("", data), self.code > 0))
+        raw = self.in_block or self.depth > 0 or self.inline_depth > 0
+        self.blocks[-1].append((_IGNORABLE.sub("", data), self.code > 0, raw))
 
 
 def oracle(text: str) -> tuple[Counter, Counter]:
@@ -59,12 +91,15 @@ def oracle(text: str) -> tuple[Counter, Counter]:
     markers: Counter = Counter()
     numerals: Counter = Counter()
     for block in parser.blocks:
-        visible = "".join(chunk for chunk, _ in block)
+        visible = "".join(chunk for chunk, _, _ in block)
         code: list[tuple[int, int]] = []
+        raw: list[tuple[int, int]] = []
         pos = 0
-        for chunk, is_code in block:
+        for chunk, is_code, is_raw in block:
             if is_code:
                 code.append((pos, pos + len(chunk)))
+            if is_raw:
+                raw.append((pos, pos + len(chunk)))
             pos += len(chunk)
         folded = fold(visible)
 
@@ -72,7 +107,8 @@ def oracle(text: str) -> tuple[Counter, Counter]:
             return not any(s < span[1] and span[0] < e for s, e in code)
 
         found, all_masks = find_markers(folded)
-        masks = [m for m in all_masks if outside_code(m)]
+        # A group inside raw HTML cannot vouch, so it hides none of its digits.
+        masks = [m for m in all_masks if outside_code(m) and outside_code(m, raw)]
         for kind, id_start, id_end, start, end in found:
             if outside_code((start, end)):
                 markers[(kind, visible[id_start:id_end])] += 1

@@ -11,7 +11,7 @@ import regex
 
 # Numerals (what a reader reads as one number, and what is a name) have their
 # own module; re-exported so every shape can be read from one place.
-from .numerals import HAS_DIGIT, NUMERAL, scan_start
+from .numerals import HAS_DIGIT, NUMERAL, footnote_masks, group_masks, scan_start
 
 __all__ = ["HAS_DIGIT", "NUMERAL", "scan_start"]
 
@@ -128,7 +128,7 @@ def find_markers(text: str) -> tuple[list[_Found], list[tuple[int, int]]]:
     found: list[_Found] = []
     masks: list[tuple[int, int]] = []
     if "[" in text:
-        masks.extend(m.span() for m in FOOTNOTE.finditer(text))
+        masks.extend(footnote_masks(text))
         for match in CITATION_GROUP.finditer(text):
             group = match.group(1)
             if CITATION_ID.fullmatch(group):  # the everyday [E001]
@@ -139,6 +139,8 @@ def find_markers(text: str) -> tuple[list[_Found], list[tuple[int, int]]]:
                 if not ids:
                     continue
                 found.extend(("citation", s, e, s, e) for _id, s, e in ids)
+                masks.extend(group_masks(group.replace(";", ",").split(","), match.span(), ids))
+                continue
             masks.append(match.span())
     if "{" in text:
         for match in METRIC_GROUP.finditer(text):

@@ -157,3 +157,61 @@ def scan_start(text: str, first: int, floor: int) -> int:
     while at > stop and not text[at - 1].isspace():
         at -= 1
     return max(floor, min(at, first - 2))
+
+
+#: Words that carry a number on as a quantity ("42. percent of", "30) bn").
+QUANTITY_WORDS = (
+    "percent per cent pct percentage percentages points point pts pt pp bp bps basis of out "
+    "million millions billion billions trillion trillions thousand thousands hundred hundreds "
+    "bn mn tn m k crore crores lakh lakhs times x fold units dollars euros pounds yen yuan"
+).split()
+#: A quantity word (or percent or currency sign) ahead, after optional spaces.
+QUANTITY_START = regex.compile(r"[ \t\u00a0]*(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))")
+
+# Footnote references: CommonMark shows "[^label]" literally (qcgrade's
+# CommonMark has no footnotes), yet a reader still reads "[^1]" as a footnote
+# mark. It is one when the section defines the label ("[^45]: ..."), or when
+# its label has at most three digits and no percent sign or quantity word
+# follows; otherwise its digits are a number ("[^45]%", "[^42] percent",
+# "[^1200000] units").
+_SHORT_LABEL = regex.compile(r"[^\p{N}]*\p{N}{0,3}[^\p{N}]*")
+_FOOTNOTE_REFERENCE = regex.compile(r"\[\^([\w-]{1,64})\]")
+_FOOTNOTE_DEFINITION = regex.compile(r"(?:^|(?<=[\n\u2029]))[ \t>]*\[\^([\w-]{1,64})\]:")
+
+
+def footnote_masks(text: str) -> list[tuple[int, int]]:
+    """Spans of footnote references whose label the text defines: their digits never count."""
+    if "[^" not in text:
+        return []
+    defined = {m.group(1) for m in _FOOTNOTE_DEFINITION.finditer(text)}
+    return [
+        m.span()
+        for m in _FOOTNOTE_REFERENCE.finditer(text)
+        if m.group(1) in defined
+        or (_SHORT_LABEL.fullmatch(m.group(1)) is not None and QUANTITY_START.match(text, m.end()) is None)
+    ]
+
+
+def group_masks(parts: list[str], span: tuple[int, int], ids: list[tuple[str, int, int]]) -> list[tuple[int, int]]:
+    """What to blank of a bracket group: all of it when it lists only ids, else only its ids.
+
+    In a group that holds prose besides ids ("[margins fell to 38%. See E003]")
+    the prose is text the reader reads, numbers included.
+    """
+    if all(_ID_PART.fullmatch(p.strip()) for p in parts if p.strip()):
+        return [span]
+    return [(start, end) for _id, start, end in ids]
+
+
+_ID_PART = regex.compile(r"(?:\p{L}[\p{L}\p{M}]*[-_]?)?\p{N}+")
+
+
+# A bidi override shown by the text, typed or as an entity ("&#x202E;").
+_BIDI_OVERRIDE_ENTITY = regex.compile(r"&#(?:[xX]0*202[dDeE]|0*823[78]);?")
+
+
+def shows_bidi_override(text: str) -> bool:
+    """Whether ``text`` shows a left-to-right or right-to-left override (which can reverse what it covers)."""
+    if "\u202d" in text or "\u202e" in text:
+        return True
+    return "&#" in text and _BIDI_OVERRIDE_ENTITY.search(text) is not None

@@ -21,7 +21,9 @@ from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
 from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, scan_start, sentence_ends
+from .numerals import shows_bidi_override
 from .projection import fold
+from .structure import is_section_number, list_numbers
 
 
 class Marker(NamedTuple):
@@ -91,6 +93,7 @@ class Section:
         "_sentences",
         "_numerals",
         "_scan",
+        "_headings",
     )
 
     text: str
@@ -106,6 +109,7 @@ class Section:
     _sentences: object  # tuple[Sentence, ...] once built
     _numerals: object  # tuple[Numeral, ...] once built
     _scan: str | None
+    _headings: frozenset[int] | None
 
     def __init__(self, text: str) -> None:
         doc = read_document(text)
@@ -113,7 +117,9 @@ class Section:
         found, masks = _find_markers(folded, doc.code)
         tldrs, breaks = _find_tldrs(doc, folded)
         ends = _sentence_ends(doc, folded, breaks)
-        markers = _markers(doc, found, ends, "\u202d" not in text and "\u202e" not in text)
+        may_vouch = not shows_bidi_override(text)
+        markers = _markers(doc, found, ends, may_vouch)
+        masks = _vouching_masks(doc, masks, may_vouch)
         setter = object.__setattr__
         setter(self, "text", text)
         setter(self, "lines", LineIndex(text, doc.line_starts))
@@ -128,6 +134,7 @@ class Section:
         setter(self, "_sentences", _UNSET)
         setter(self, "_numerals", _UNSET)
         setter(self, "_scan", None)
+        setter(self, "_headings", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Section is immutable; cannot set {name!r}")
@@ -144,16 +151,30 @@ class Section:
 
     @property
     def numerals(self) -> tuple[Numeral, ...]:
-        """Every numeral the reader sees, outside markers."""
+        """Every numeral the reader sees, outside markers, in source order."""
         if self._numerals is _UNSET:
-            object.__setattr__(self, "_numerals", tuple(self._scan_numerals(0, len(self._folded))))
+            found = list(self._scan_numerals(0, len(self._folded)))
+            drawn = self._drawn_numerals()
+            if drawn:
+                found = sorted(found + drawn, key=lambda n: (n.start, n.end))
+            object.__setattr__(self, "_numerals", tuple(found))
         return self._numerals  # type: ignore[return-value]
+
+    def _drawn_numerals(self) -> list[Numeral]:
+        """Numbers the renderer draws that the visible text does not hold: list numbers."""
+        if "." not in self.text and ")" not in self.text:
+            return []
+        ends = self._ends
+        return [
+            Numeral(d.text, d.src_start, d.src_end, bisect_right(ends, d.visible_at)) for d in list_numbers(self._doc, self.text)
+        ]
 
     def numerals_outside(self, sentences: set[int]) -> Iterator[Numeral]:
         """Numerals not in the given sentences, scanning only what is needed."""
         if self._numerals is not _UNSET or not sentences:
             yield from (n for n in self.numerals if n.sentence not in sentences)
             return
+        yield from (n for n in self._drawn_numerals() if n.sentence not in sentences)
         ends = self._ends
         start = 0
         for index in sorted(sentences):
@@ -178,10 +199,18 @@ class Section:
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
+        headings = self._heading_starts()
         for match in NUMERAL.finditer(scan, start, end):
             vs, ve = match.span()
+            if vs in headings and is_section_number(visible, vs, ve, headings):
+                continue  # "## 1. Growth": a section number is structure
             src_start, src_end = to_source(vs, ve)
             yield Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs))
+
+    def _heading_starts(self) -> frozenset[int]:
+        if self._headings is None:
+            object.__setattr__(self, "_headings", frozenset(u.start for u in self._doc.units if u.kind == "heading"))
+        return self._headings  # type: ignore[return-value]
 
     def finding(self, check: str, start: int, end: int, message: str, related: str | None = None) -> Finding:
         """A finding at ``[start, end)``, with its line and column."""
@@ -206,6 +235,22 @@ def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[
     found.sort(key=itemgetter(3))
     masks.sort()
     return found, masks
+
+
+def _vouching_masks(doc: Document, masks: list[tuple[int, int]], may_vouch: bool) -> list[tuple[int, int]]:
+    """Only markers that can vouch hide their digits.
+
+    A group inside raw HTML (which can hide its id) or in a section with a bidi
+    override (which can reverse it) cannot vouch, so the reader may see its
+    other characters as a number: "[<span hidden>E001</span> 42%]".
+    """
+    if not masks or (may_vouch and not doc.html):
+        return masks
+    if not may_vouch:
+        return []
+    html = doc.html
+    starts = [s for s, _ in html]
+    return [m for m in masks if not _overlaps(starts, html, m[0], m[1])]
 
 
 def _overlaps(starts: list[int], ranges: tuple[tuple[int, int], ...], start: int, end: int) -> bool:

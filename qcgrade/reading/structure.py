@@ -1,0 +1,115 @@
+"""Numbers that are structure, and numbers a browser draws that the text does not hold.
+
+Two decisions about what a reader sees as a quantity (``docs/reading-rules.md``,
+"Numbers"):
+
+- A section number at the start of a heading is structure: ``## 1. Growth``,
+  ``### 2.1 Units``, ``## 3) Risks``. Each level has one or two digits, and
+  the heading goes on with a capital letter or a symbol. ``## 42. percent of
+  revenue`` or ``## 1200000. Units`` are quantities.
+- An ordered list's numbers are drawn by the renderer (CommonMark draws the
+  start number and counts up, whatever the later items say). They are
+  structure when the list counts from 0 or 1. A drawn number is a quantity
+  (read as a numeral, at the item's marker, in the item's first sentence)
+  when it has four digits or more (``1200000. units``), when the item goes on
+  with a quantity word (``42. percent of revenue``, ``30) bn in sales``), or
+  when the list starts above 1 and the item goes on in lower case, the way a
+  sentence that opens with a number does (``42. of the stores closed``).
+  A list that continues at ``4.`` after an interruption, items capitalised,
+  stays structure.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import NamedTuple
+
+import regex
+from markdown_it.token import Token
+
+from .document import Document
+from .numerals import QUANTITY_START as _QUANTITY_START
+
+_SECTION_NUMBER = regex.compile(r"\p{Nd}{1,2}(?:\.\p{Nd}{1,2})*")
+# After a section number: "." or ")" and a space, or (multi-level) a space; then not lower case or a digit.
+_AFTER_SECTION_NUMBER = regex.compile(r"(?:[.)][ \t\u00a0]+|(?<=\.\p{Nd}{1,2})[ \t\u00a0]+)(?![\p{Ll}\p{N}])")
+
+_LOWER_START = regex.compile(r"[ \t\u00a0]*\p{Ll}")
+
+
+class DrawnNumber(NamedTuple):
+    """A number the reader sees that the visible text does not hold."""
+
+    text: str
+    src_start: int
+    src_end: int
+    visible_at: int  # where the reader meets it in the visible text (its sentence)
+
+
+def is_section_number(visible: str, start: int, end: int, heading_starts: frozenset[int]) -> bool:
+    """Whether the numeral ``visible[start:end]`` numbers the heading it opens."""
+    return (
+        start in heading_starts
+        and _SECTION_NUMBER.fullmatch(visible, start, end) is not None
+        and _AFTER_SECTION_NUMBER.match(visible, end) is not None
+    )
+
+
+def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
+    """Ordered-list numbers a reader reads as quantities, at their markers in ``source``."""
+    tokens = doc.tokens
+    if not any(t.type == "ordered_list_open" for t in tokens):
+        return []
+    unit_tokens = [u.token_index for u in doc.units]
+    text = doc.projection.text
+    lines = doc.line_starts
+    cursor: dict[int, int] = {}  # per source line: where the next marker may start
+    found: list[DrawnNumber] = []
+    counters: list[tuple[int, int]] = []  # per open ordered list: start, items so far
+    for index, token in enumerate(tokens):
+        if token.type == "ordered_list_open":
+            start = token.attrs.get("start", 1)
+            counters.append((int(start) if isinstance(start, (int, str)) else 1, 0))
+        elif token.type == "ordered_list_close" and counters:
+            counters.pop()
+        elif token.type == "list_item_open" and token.markup in (".", ")") and counters and token.map:
+            first, count = counters[-1]
+            counters[-1] = (first, count + 1)
+            drawn = first + count
+            unit = bisect_right(unit_tokens, index)
+            if unit >= len(doc.units):
+                continue
+            at = doc.units[unit].start
+            if not _reads_as_quantity(drawn, first, text, at):
+                continue
+            span = _marker(source, token, lines, cursor)
+            if span is not None:
+                found.append(DrawnNumber(str(drawn), span[0], span[1], at))
+    return found
+
+
+def _reads_as_quantity(drawn: int, first: int, text: str, at: int) -> bool:
+    if drawn >= 1000:
+        return True
+    if first in (0, 1):  # an ordinary list: only a lower-case quantity word carries its number on
+        return drawn > 9 and _QUANTITY_START.match(text, at) is not None and _LOWER_START.match(text, at) is not None
+    return _QUANTITY_START.match(text, at) is not None or _LOWER_START.match(text, at) is not None
+
+
+def _marker(source: str, token: Token, line_starts: list[int], cursor: dict[int, int]) -> tuple[int, int] | None:
+    """The marker's digits in its source line, found left to right (nested lists share a line)."""
+    line = token.map[0] if token.map else 0
+    if line >= len(line_starts):
+        return None
+    begin = cursor.get(line, line_starts[line])
+    end = line_starts[line + 1] if line + 1 < len(line_starts) else len(source)
+    at = begin
+    digits = token.info
+    while True:
+        at = source.find(digits + token.markup, at, end)
+        if at < 0:
+            return None
+        if at == 0 or not source[at - 1].isdigit():
+            cursor[line] = at + len(digits)
+            return at, at + len(digits)
+        at += 1
