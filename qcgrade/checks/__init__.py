@@ -13,6 +13,7 @@ from . import (
     missing_stance,
     missing_tldr,
     orphan_citation,
+    spelled_number,
     unhedged_weak_card,
     unregistered_metric,
 )
@@ -27,6 +28,7 @@ CHECKS: tuple[Check, ...] = (
     unhedged_weak_card.CHECK,
     missing_stance.CHECK,
     coverage_floor.CHECK,
+    spelled_number.CHECK,
 )
 
 CHECK_NAMES: tuple[str, ...] = tuple(check.name for check in CHECKS)

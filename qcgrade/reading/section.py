@@ -207,6 +207,22 @@ class Section:
             src_start, src_end = to_source(vs, ve)
             yield Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs))
 
+    def find_visible(self, pattern: regex.Pattern[str], skip: set[int]) -> Iterator[tuple[regex.Match[str], int, int, int]]:
+        """Matches of ``pattern`` in the visible text outside the sentences in ``skip``.
+
+        Yields ``(match in the visible text, source start, source end, sentence)``;
+        for checks that read words the way a reader sees them (emphasis and tags removed).
+        """
+        visible = self._doc.visible
+        ends = self._ends
+        to_source = self._doc.projection.to_source
+        lo = 0
+        for index, hi in enumerate(ends):
+            if index not in skip:
+                for match in pattern.finditer(visible, lo, hi):
+                    yield (match, *to_source(*match.span()), index)
+            lo = hi
+
     def _heading_starts(self) -> frozenset[int]:
         if self._headings is None:
             object.__setattr__(self, "_headings", frozenset(u.start for u in self._doc.units if u.kind == "heading"))
