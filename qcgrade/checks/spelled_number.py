@@ -62,7 +62,9 @@ def _words(*groups: str) -> str:
 
 _WORD = rf"(?:{_words('zero', _UNITS, _TEENS, _TENS, _MAGNITUDES)})(?!{_DASH}(?:{_ORDINAL_TAIL})\b)"
 _JOIN = rf"(?:\s+and\s+|\s+point\s+|{_DASH}|\s+)"
-_FRACTION = "halves thirds third quarters quarter fifths fifth sixths sixth sevenths seventh eighths eighth ninths ninth tenths tenth"
+_FRACTION = (
+    "halves thirds third quarters quarter fifths fifth sixths sixth sevenths seventh eighths eighth ninths ninth tenths tenth"
+)
 _ENGLISH = (
     rf"(?P<fraction>\b(?:a|one|{_words(_UNITS, 'ten')}){_DASH}?\s*(?:{_words(_FRACTION)})\b(?=\s+of\b))"
     rf"|(?P<phrase>\b(?:an?\s+(?=(?:{_words(_MAGNITUDES)})\b))?{_WORD}(?:{_JOIN}{_WORD})*\b)"
