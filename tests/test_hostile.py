@@ -51,6 +51,18 @@ HOSTILE = {
     "HTML block of tags": lambda: "<div>\n" + "<span>42 &amp; " * 50_000 + "\n</div>",
     "100k TL;DR items": lambda: "TL;DR – a; " * 50_000,
     "zero-width flood": lambda: "4\u200b" * 100_000,
+    # Number shapes (docs/reading-rules.md, "Numbers").
+    "1 MB of look-alike letters": lambda: "IlOo" * 250_000 + "%",
+    "100k look-alike groups": lambda: "l,OOO" * 100_000,
+    "100k marks on one digit": lambda: "4" + "\u0332" * 100_000 + "%",
+    "100k CJK numerals": lambda: "四" * 100_000 + "%",
+    "20k list numbers": lambda: "".join(f"{i + 2}. percent of x\n" for i in range(20_000)),
+    "100k nested list markers on a line": lambda: "1. " * 30_000 + "percent",
+    "50k footnote shapes": lambda: "[^45]% " * 50_000,
+    "50k drawn attributes": lambda: '<input value="42%"> ' * 50_000,
+    "CSS content flood": lambda: "<style>" + 'p::after{content:"42%"} ' * 50_000 + "</style>",
+    "100k spelled words": lambda: "one hundred and " * 100_000 + "percent",
+    "100k hyphenated names": lambda: "Wren-" * 100_000 + "8B",
 }
 
 
@@ -61,7 +73,22 @@ def test_hostile_input_gets_a_verdict_in_seconds(name: str) -> None:
 
 @pytest.mark.parametrize(
     "unit",
-    ["_a", "[a](", "| 1 | [E001] |\n", "&#", "<a ", "a. ", "Revenue grew 4.2% [E001]. Costs 7. ", "4\u200b", "[E001] 42 "],
+    [
+        "_a",
+        "[a](",
+        "| 1 | [E001] |\n",
+        "&#",
+        "<a ",
+        "a. ",
+        "Revenue grew 4.2% [E001]. Costs 7. ",
+        "4\u200b",
+        "[E001] 42 ",
+        "IO% l,OOO ",
+        "42. percent\n",
+        "forty-two percent ",
+        '<input value="4"> ',
+        "Rs42 crore 3200億円 ",
+    ],
 )
 def test_cost_grows_linearly(unit: str) -> None:
     """Doubling the input twice must not much more than quadruple the time."""
