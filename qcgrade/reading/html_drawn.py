@@ -26,6 +26,7 @@ _ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"
 # Attributes whose value the browser draws as text, by element.
 _DRAWN = {
     "input": ("value", "placeholder"),
+    "textarea": ("placeholder",),
     "option": ("label",),
     "ol": ("start",),
     "li": ("value",),
@@ -51,7 +52,8 @@ def drawn_attributes(name: str, attributes: str, css_attributes: frozenset[str])
     """What the browser draws from the attributes of one start tag ``<name attributes>``."""
     name = name.lower()
     wanted = _DRAWN.get(name, ())
-    if not wanted and not css_attributes and "counter" not in attributes.lower():
+    lowered = attributes.lower()
+    if not wanted and not css_attributes and "counter" not in lowered:
         return []
     drawn: list[Drawn] = []
     for match in _ATTRIBUTE.finditer(attributes):
@@ -63,6 +65,8 @@ def drawn_attributes(name: str, attributes: str, css_attributes: frozenset[str])
         start, end = match.span(index)
         if attribute == "style":
             drawn.extend((n.group(), start, end) for c in _COUNTER.finditer(value) for n in _COUNTER_NUMBER.finditer(c.group(1)))
+        elif attribute == "alt" and name == "img" and not _has_source(attributes):
+            drawn.append((value, start, end))  # an image with no source shows its alt text
         elif attribute in css_attributes or attribute in wanted:
             if attribute in ("start", "value") and name in ("ol", "li") and value.strip() in ("0", "1"):
                 continue  # an ordinary list counts from 1
@@ -70,6 +74,13 @@ def drawn_attributes(name: str, attributes: str, css_attributes: frozenset[str])
             if shown is not None and shown.strip():
                 drawn.append((shown, start, end))
     return drawn
+
+
+_SOURCE = re.compile(r"""(?:^|\s)src\s*=\s*(?:"[^"\s]|'[^'\s]|[^\s"'>])""", re.IGNORECASE)
+
+
+def _has_source(attributes: str) -> bool:
+    return _SOURCE.search(attributes) is not None
 
 
 def _document_text(value: str) -> str | None:

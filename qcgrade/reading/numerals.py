@@ -43,13 +43,13 @@ import unicodedata
 import regex
 
 # Letters drawn like digits: Cyrillic and Greek (З 3, О/Ο 0, І/Ι 1, б 6) and
-# Latin I, l, O, o (1, 1, 0, 0).
+# Latin I, l, O, o, S, Z, B (1, 1, 0, 0, 5, 2, 8).
 _CYRILLIC_GREEK_LOOKALIKE = "\u0417\u0437\u041e\u043e\u0406\u0456\u0431\u0399\u039f\u03bf"
 # Mathematical alphanumeric letters drawn as I, l, O or o (bold, italic, sans ...).
 _MATH_LOOKALIKE = "".join(
-    chr(c) for c in range(0x1D400, 0x1D6A4) if unicodedata.normalize("NFKC", chr(c)) in ("I", "l", "O", "o")
+    chr(c) for c in range(0x1D400, 0x1D6A4) if unicodedata.normalize("NFKC", chr(c)) in ("I", "l", "O", "o", "S", "Z", "B")
 )
-_LOOKALIKE = f"[IlOo{_CYRILLIC_GREEK_LOOKALIKE}{_MATH_LOOKALIKE}]"
+_LOOKALIKE = f"[IlOoSZB{_CYRILLIC_GREEK_LOOKALIKE}{_MATH_LOOKALIKE}]"
 # Letters that make glued digits an identifier: those of alphabets that write
 # alphanumeric ids. Any other letter (Han, Kana, Hangul, Thai, Arabic, Hebrew,
 # Devanagari ...) does not.
@@ -58,7 +58,8 @@ _ID_LETTER = r"[\p{Latin}\p{Greek}\p{Cyrillic}]"
 _DIGIT = r"\p{N}\p{M}*"
 _DIGITS = rf"(?:{_DIGIT})+"
 _SEPARATOR = "[.,'\u00a0\u202f\u2009]"
-_PERCENT = "[%\u2030\u2031]"
+# Percent and per-mille signs, the Arabic and small forms included.
+_PERCENT = "[%\u2030\u2031\u066a\ufe6a\u0609\u060a]"
 _SIGN = "[+\\-\u2212\u00b1]"
 _HYPHEN = "[-\u2010\u2011]"
 # A unit glued after the digits: letters of an id-writing alphabet ("bn", "m",
@@ -133,7 +134,7 @@ _CJK_NUMERAL = (
 _EMOJI = "\U0001f51f|\U0001f4af(?=[ \u00a0]?(?:[%\u2030x\u00d7]|per))"
 
 #: Where a numeral may start: the first-character test, so most positions fail fast.
-_STARTS = rf"+\-\u2212\u00b1\p{{Sc}}\p{{N}}IlOo{_CYRILLIC_GREEK_LOOKALIKE}{_MATH_LOOKALIKE}{_CJK_DIGITS}\U0001f51f\U0001f4af"
+_STARTS = rf"+\-\u2212\u00b1\p{{Sc}}\p{{N}}IlOoSZB{_CYRILLIC_GREEK_LOOKALIKE}{_MATH_LOOKALIKE}{_CJK_DIGITS}\U0001f51f\U0001f4af"
 
 #: A numeral the reader sees; see the module docstring for the rules.
 NUMERAL = regex.compile(
@@ -142,7 +143,7 @@ NUMERAL = regex.compile(
 )
 
 #: A character that may start or make a numeral; scanning starts a little before the first.
-HAS_DIGIT = regex.compile(rf"[\p{{N}}{_CYRILLIC_GREEK_LOOKALIKE}{_CJK_DIGITS}%\u2030\p{{Sc}},\U0001f51f\U0001f4af]")
+HAS_DIGIT = regex.compile(rf"[\p{{N}}{_CYRILLIC_GREEK_LOOKALIKE}{_CJK_DIGITS}%\u066a\ufe6a\u2030\p{{Sc}},\U0001f51f\U0001f4af]")
 
 
 def scan_start(text: str, first: int, floor: int) -> int:
