@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from qcgrade.reading.lexicon import NUMERAL, find_markers
+from qcgrade.reading.numerals import QUANTITY_START
 from qcgrade.reading.projection import fold
 from qcgrade.reading.section import parse_section
 
@@ -27,6 +28,7 @@ _RENDERER = MarkdownIt("commonmark").enable("table")
 # does not hide its digits).
 _RENDERER.add_render_rule("html_block", lambda self, tokens, idx, options, env: f"<qchtml>{tokens[idx].content}</qchtml>")
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_LOWER = regex.compile(r"[ \t]*\p{Ll}")
 _VOID = {"br", "hr", "img", "input", "wbr", "col", "area", "embed", "source", "track", "meta", "link", "base", "param"}
 _BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "pre", "blockquote", "div", "table", "ul", "ol", "hr", "br"}
 # Tags markdown itself renders; any other tag was written as raw HTML.
@@ -46,8 +48,35 @@ class _Visible(HTMLParser):
         self.in_block = False
         self.depth = 0
         self.inline_depth = 0
+        # Ordered-list numbers the browser draws: per open list its start and
+        # items so far, and the drawn number waiting for its item's first text.
+        self.lists: list[list[int]] = []
+        self.pending: list[tuple[int, int]] = []  # (drawn, start)
+        self.drawn: list[str] = []
+
+    def _settle(self, text: str) -> None:
+        """Read a pending list number as the documented rule reads it (docs/reading-rules.md)."""
+        drawn, start = self.pending.pop()
+        if drawn >= 1000:
+            read = True
+        elif start in (0, 1):
+            read = drawn > 9 and bool(QUANTITY_START.match(text)) and bool(_LOWER.match(text))
+        else:
+            read = bool(QUANTITY_START.match(text) or _LOWER.match(text))
+        if read:
+            self.drawn.append(str(drawn))
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
+        if not self.in_block and tag in ("ol", "ul", "li") and self.pending:
+            self._settle("")  # an item that opens with a list has no text of its own first
+        if tag == "ol" and not self.in_block:
+            self.lists.append([int(dict(attrs).get("start") or 1), 0])
+        elif tag == "ul" and not self.in_block:
+            self.lists.append([-1, 0])
+        elif tag == "li" and not self.in_block and self.lists and self.lists[-1][0] >= 0:
+            start, count = self.lists[-1]
+            self.lists[-1][1] += 1
+            self.pending.append((start + count, start))
         if tag == "qchtml":
             self.in_block = True
         elif self.in_block:
@@ -66,6 +95,10 @@ class _Visible(HTMLParser):
             self.code += 1
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "li" and self.pending and not self.in_block:
+            self._settle("")
+        if tag in ("ol", "ul") and self.lists and not self.in_block:
+            self.lists.pop()
         if tag == "qchtml":
             self.in_block = False
         elif self.in_block:
@@ -80,6 +113,8 @@ class _Visible(HTMLParser):
             self.code -= 1
 
     def handle_data(self, data: str) -> None:
+        if self.pending and data.strip() and not self.in_block:
+            self._settle(data.lstrip())
         raw = self.in_block or self.depth > 0 or self.inline_depth > 0
         self.blocks[-1].append((_IGNORABLE.sub("", data), self.code > 0, raw))
 
@@ -89,7 +124,7 @@ def oracle(text: str) -> tuple[Counter, Counter]:
     parser.feed(_RENDERER.render(text))
     parser.close()
     markers: Counter = Counter()
-    numerals: Counter = Counter()
+    numerals: Counter = Counter(parser.drawn)
     for block in parser.blocks:
         visible = "".join(chunk for chunk, _, _ in block)
         code: list[tuple[int, int]] = []
@@ -162,6 +197,28 @@ _ATOMS = [
     "FY25",
     "Q3",
     "m_rev2",
+    "3Q24",
+    "1H25",
+    "Wren-8B",
+    "Scope 3",
+    "10-Q",
+    "CAGR-12%",
+    "x42",
+    "R42bn",
+    "Rs420 crore",
+    "3200億円",
+    "ب42",
+    "四十二%",
+    "IO%",
+    "l,OOO",
+    "$lO.l bn",
+    "SO%",
+    "4\u20e32\u20e3%",
+    "1\u03322\u0332%",
+    "[^45]%",
+    "[^2]",
+    "percent",
+    "of",
     "٤٢",
     "４２",
     "4\u200b2",
@@ -213,7 +270,10 @@ def _block(draw: st.DrawFn) -> str:
     if kind == "ul":
         return "\n".join("- " + draw(_line) for _ in range(draw(st.integers(1, 3))))
     if kind == "ol":
-        return "\n".join(f"{i + 1}. " + draw(_line) for i in range(draw(st.integers(1, 3))))
+        # Any start number CommonMark accepts; items may go on as a quantity ("42. percent").
+        start = draw(st.sampled_from([0, 1, 1, 2, 9, 10, 42, 1200000]))
+        delimiter = draw(st.sampled_from([".", ")"]))
+        return "\n".join(f"{start + i}{delimiter} " + draw(_line) for i in range(draw(st.integers(1, 3))))
     if kind == "quote":
         return "> " + line + "\n> " + draw(_line)
     if kind == "table":

@@ -38,6 +38,7 @@ linear on any input.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import regex
@@ -133,14 +134,86 @@ _CJK_NUMERAL = (
 )
 _EMOJI = "\U0001f51f|\U0001f4af(?=[ \u00a0]?(?:[%\u2030x\u00d7]|per))"
 
-#: Where a numeral may start: the first-character test, so most positions fail fast.
-_STARTS = rf"+\-\u2212\u00b1\p{{Sc}}\p{{N}}IlOoSZB{_CYRILLIC_GREEK_LOOKALIKE}{_MATH_LOOKALIKE}{_CJK_DIGITS}\U0001f51f\U0001f4af"
+# The alternatives after the first open with a one-character guard, so that at
+# most positions they fail before their variable-length lookbehinds run.
+_DIGIT_SHAPES = (
+    rf"(?=[+\-\u2212\u00b1\p{{Sc}}\p{{N}}])(?:{_FREE}"
+    rf"|(?<=[\p{{L}}\p{{M}}_\-\u2010\u2011])(?:{_GLUED_QUANTITY}|{_AFTER_CODE}|{_AFTER_PREFIX}|{_MULTIPLIER}))"
+)
+_SYMBOL_SHAPES = rf"(?=[{_CJK_DIGITS}])(?:{_CJK_NUMERAL})|{_EMOJI}"
 
 #: A numeral the reader sees; see the module docstring for the rules.
-NUMERAL = regex.compile(
-    rf"(?=[{_STARTS}])(?:{_FREE}|{_GLUED_QUANTITY}|{_AFTER_CODE}|{_AFTER_PREFIX}|{_MULTIPLIER}"
-    rf"|{_LOOKALIKE_NUMERAL}|{_CJK_NUMERAL}|{_EMOJI})"
-)
+NUMERAL = regex.compile(rf"{_DIGIT_SHAPES}|{_SYMBOL_SHAPES}|{_LOOKALIKE_NUMERAL}")
+# Every alternative costs time at every position, so text that cannot hold a
+# CJK numeral, a number emoji or a look-alike in numeric context is scanned
+# with a pattern without those alternatives (same matches: see numeral_pattern).
+_PATTERNS = {
+    (False, False): regex.compile(_DIGIT_SHAPES),
+    (True, False): regex.compile(rf"{_DIGIT_SHAPES}|{_SYMBOL_SHAPES}"),
+    (False, True): regex.compile(rf"{_DIGIT_SHAPES}|{_LOOKALIKE_NUMERAL}"),
+    (True, True): NUMERAL,
+}
+_SYMBOL_HINT = re.compile(f"[{_CJK_DIGITS}]|\U0001f51f|\U0001f4af")
+
+
+_LOOKALIKE_CHARS = frozenset(_LOOKALIKE[1:-1])
+# Where a look-alike numeral may be: a percent sign, a comma before a digit or
+# look-alike, or a currency sign. The stdlib engine scans a literal class fastest.
+_CURRENCY_SIGNS = "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Sc")
+_BMP_CURRENCY_SIGNS = "".join(c for c in _CURRENCY_SIGNS if ord(c) < 0x10000)
+_ASTRAL_CURRENCY_SIGNS = tuple(c for c in _CURRENCY_SIGNS if ord(c) >= 0x10000)
+# A class of BMP characters only: the stdlib engine scans it with a bitmap.
+_LOOKALIKE_TRIGGER = re.compile("[%\u2030\u2031\u066a\ufe6a\u0609\u060a," + re.escape(_BMP_CURRENCY_SIGNS) + "]")
+
+
+def may_show_lookalikes(text: str) -> bool:
+    """Whether a letter drawn as a digit may be read as one somewhere in ``text``.
+
+    A superset of where the look-alike alternatives of NUMERAL can match: a
+    run of digits and look-alikes with at least one look-alike, just before a
+    percent sign or comma (and not glued to a word), or just after a currency
+    sign. Most text answers no and is scanned with the faster pattern.
+    """
+    lookalikes = _LOOKALIKE_CHARS
+    if not text.isascii() and any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS):
+        return True  # rare signs: take the full pattern rather than a second scan
+    for trigger in _LOOKALIKE_TRIGGER.finditer(text):
+        at = trigger.start()
+        mark = trigger.group()
+        if mark == "," and not (at + 1 < len(text) and (text[at + 1] in lookalikes or text[at + 1].isdigit())):
+            continue  # a grouped number goes on after its comma
+        if mark not in _CURRENCY_SIGNS:
+            i = at - 1
+            if i < 0 or not (text[i] in lookalikes or _in_run(text[i])):
+                continue
+            seen = False
+            while i >= 0 and at - i <= 40 and (text[i] in lookalikes or _in_run(text[i])):
+                seen = seen or text[i] in lookalikes
+                i -= 1
+            if seen and (i < 0 or not (text[i].isalpha() or text[i] == "_")):
+                return True
+            continue
+        j = at + 1
+        if j < len(text) and text[j] in " \u00a0":
+            j += 1
+        stop = min(len(text), j + 40)
+        while j < stop and (text[j] in lookalikes or _in_run(text[j])):
+            if text[j] in lookalikes:
+                return True
+            j += 1
+    return False
+
+
+def _in_run(char: str) -> bool:
+    """A digit, a separator or a mark: what may stand in a run with look-alike letters."""
+    return char.isnumeric() or char in ".," or (not char.isascii() and unicodedata.category(char)[0] == "M")
+
+
+def numeral_pattern(text: str) -> regex.Pattern[str]:
+    """The cheapest pattern that reads in ``text`` exactly the numerals NUMERAL reads."""
+    symbols = not text.isascii() and _SYMBOL_HINT.search(text) is not None
+    return _PATTERNS[(symbols, may_show_lookalikes(text))]
+
 
 #: A character that may start or make a numeral; scanning starts a little before the first.
 HAS_DIGIT = regex.compile(rf"[\p{{N}}{_CYRILLIC_GREEK_LOOKALIKE}{_CJK_DIGITS}%\u066a\ufe6a\u2030\p{{Sc}},\U0001f51f\U0001f4af]")

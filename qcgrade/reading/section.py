@@ -20,8 +20,8 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
-from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, scan_start, sentence_ends
-from .numerals import shows_bidi_override
+from .lexicon import HAS_DIGIT, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, scan_start, sentence_ends
+from .numerals import numeral_pattern, shows_bidi_override
 from .projection import fold
 from .structure import is_section_number, list_numbers
 
@@ -94,6 +94,7 @@ class Section:
         "_numerals",
         "_scan",
         "_headings",
+        "_pattern",
     )
 
     text: str
@@ -110,6 +111,7 @@ class Section:
     _numerals: object  # tuple[Numeral, ...] once built
     _scan: str | None
     _headings: frozenset[int] | None
+    _pattern: regex.Pattern[str] | None
 
     def __init__(self, text: str) -> None:
         doc = read_document(text)
@@ -135,6 +137,7 @@ class Section:
         setter(self, "_numerals", _UNSET)
         setter(self, "_scan", None)
         setter(self, "_headings", None)
+        setter(self, "_pattern", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Section is immutable; cannot set {name!r}")
@@ -192,6 +195,9 @@ class Section:
             # Markers blanked out: digits inside a marker never count.
             scan = _blank(self._folded, self._masks) if self._masks else self._folded
             object.__setattr__(self, "_scan", scan)
+            object.__setattr__(self, "_pattern", numeral_pattern(scan))
+        pattern = self._pattern
+        assert pattern is not None
         digit = HAS_DIGIT.search(scan, start, end)
         if digit is None:
             return
@@ -200,7 +206,7 @@ class Section:
         ends = self._ends
         visible = self._doc.visible
         headings = self._heading_starts()
-        for match in NUMERAL.finditer(scan, start, end):
+        for match in pattern.finditer(scan, start, end):
             vs, ve = match.span()
             if vs in headings and is_section_number(visible, vs, ve, headings):
                 continue  # "## 1. Growth": a section number is structure

@@ -66,6 +66,7 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
     cursor: dict[int, int] = {}  # per source line: where the next marker may start
     found: list[DrawnNumber] = []
     counters: list[tuple[int, int]] = []  # per open ordered list: start, items so far
+    closes = _item_closes(tokens)
     for index, token in enumerate(tokens):
         if token.type == "ordered_list_open":
             start = token.attrs.get("start", 1)
@@ -77,15 +78,31 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
             counters[-1] = (first, count + 1)
             drawn = first + count
             unit = bisect_right(unit_tokens, index)
-            if unit >= len(doc.units):
+            # The item's own first unit; an empty item goes on with nothing.
+            if unit < len(doc.units) and doc.units[unit].token_index < closes.get(index, len(tokens)):
+                at = doc.units[unit].start
+                if not _reads_as_quantity(drawn, first, text, at):
+                    continue
+            elif drawn < 1000:
                 continue
-            at = doc.units[unit].start
-            if not _reads_as_quantity(drawn, first, text, at):
-                continue
+            else:
+                at = doc.units[unit].start if unit < len(doc.units) else len(text)
             span = _marker(source, token, lines, cursor)
             if span is not None:
                 found.append(DrawnNumber(str(drawn), span[0], span[1], at))
     return found
+
+
+def _item_closes(tokens: list[Token]) -> dict[int, int]:
+    """For each list item's opening token, the index of its closing token."""
+    closes: dict[int, int] = {}
+    stack: list[int] = []
+    for index, token in enumerate(tokens):
+        if token.type == "list_item_open":
+            stack.append(index)
+        elif token.type == "list_item_close" and stack:
+            closes[stack.pop()] = index
+    return closes
 
 
 def _reads_as_quantity(drawn: int, first: int, text: str, at: int) -> bool:
