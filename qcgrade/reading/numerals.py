@@ -180,33 +180,26 @@ def may_show_lookalikes(text: str) -> bool:
     for trigger in _LOOKALIKE_TRIGGER.finditer(text):
         at = trigger.start()
         mark = trigger.group()
-        if mark == "," and not (at + 1 < len(text) and (text[at + 1] in lookalikes or text[at + 1].isdigit())):
-            continue  # a grouped number goes on after its comma
-        if mark not in _CURRENCY_SIGNS:
-            i = at - 1
-            if i < 0 or not (text[i] in lookalikes or _in_run(text[i])):
-                continue
-            seen = False
-            while i >= 0 and at - i <= 40 and (text[i] in lookalikes or _in_run(text[i])):
-                seen = seen or text[i] in lookalikes
-                i -= 1
-            if seen and (i < 0 or not (text[i].isalpha() or text[i] == "_")):
+        if mark in _CURRENCY_SIGNS:
+            run = _RUN_AFTER.match(text, at + 1)
+            if run is not None and not lookalikes.isdisjoint(run.group()):
                 return True
             continue
-        j = at + 1
-        if j < len(text) and text[j] in " \u00a0":
-            j += 1
-        stop = min(len(text), j + 40)
-        while j < stop and (text[j] in lookalikes or _in_run(text[j])):
-            if text[j] in lookalikes:
-                return True
-            j += 1
+        if mark == "," and not (at + 1 < len(text) and (text[at + 1] in lookalikes or text[at + 1].isdigit())):
+            continue  # a grouped number goes on after its comma
+        run = _RUN_BEFORE.match(text, 0, at)
+        if run is None or lookalikes.isdisjoint(run.group()):
+            continue
+        before = run.start() - 1
+        if before < 0 or not (text[before].isalpha() or text[before] == "_"):
+            return True
     return False
 
 
-def _in_run(char: str) -> bool:
-    """A digit, a separator or a mark: what may stand in a run with look-alike letters."""
-    return char.isnumeric() or char in ".," or (not char.isascii() and unicodedata.category(char)[0] == "M")
+# The run of digits, marks, separators and look-alikes just before a position
+# (a reverse match) or just after a currency sign.
+_RUN_BEFORE = regex.compile(rf"(?r)(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}.,]){{1,40}}")
+_RUN_AFTER = regex.compile(rf"[ \u00a0]?(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}.,]){{1,40}}")
 
 
 def numeral_pattern(text: str) -> regex.Pattern[str]:
