@@ -36,6 +36,7 @@ Passes::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import regex
@@ -89,6 +90,88 @@ _OTHER = (
 )
 SPELLED = regex.compile(rf"(?i:{_ENGLISH}|{_OTHER})")
 
+# A phrase can only start at a word that is a number word (or "a"/"an" before
+# a magnitude or fraction, or a foreign number word near its percent or
+# magnitude word): test each word against sets, and match only there. A
+# pattern tried at every position is many times slower.
+_ENGLISH_PATTERN = regex.compile(rf"(?i:{_ENGLISH})")
+_OTHER_PATTERN = regex.compile(rf"(?i:{_OTHER})")
+_WORD_RUN = re.compile(r"[^\W\d_]+")
+_ENGLISH_WORDS = frozenset(f"zero {_UNITS} {_TEENS} {_TENS} {_MAGNITUDES}".split())
+_AFTER_ARTICLE = frozenset(f"{_MAGNITUDES} {_FRACTION}".split())
+_NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
+_FOREIGN_WORDS = frozenset(
+    "un une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize vingt vingts "
+    "trente quarante cinquante soixante cent cents mille "
+    "uno una dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince veinte treinta "
+    "cuarenta cincuenta sesenta setenta ochenta noventa cien ciento mil".split()
+)
+_GERMAN_WORD = regex.compile(rf"(?i:{_GERMAN})")
+
+
+_CANDIDATE = re.compile(
+    r"\b(?:"
+    + "|".join(sorted(_ENGLISH_WORDS, key=len, reverse=True))
+    + r"|an?\s+(?:"
+    + "|".join(sorted(_AFTER_ARTICLE, key=len, reverse=True))
+    + r"))\b"
+)
+_CANDIDATE_ANY_CASE = regex.compile(_CANDIDATE.pattern, regex.IGNORECASE)
+_FOREIGN_HINTS = (
+    "pour cent",
+    "pourcent",
+    "milliard",
+    "millions d",
+    "por ciento",
+    "millones",
+    "prozent",
+    "millionen",
+    "milliarden",
+)
+
+
+class _Finder:
+    """``finditer`` over number phrases, matching only where one can open.
+
+    English candidates are found in the lower-cased text by the stdlib engine
+    (a plain alternation it scans fast); foreign words only in text that holds
+    a foreign percent or magnitude word.
+    """
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[regex.Match[str]]:
+        end = len(text) if endpos is None else endpos
+        segment = text[pos:end]
+        lowered = segment.lower()
+        starts: list[int]
+        if len(lowered) == len(segment):
+            starts = [pos + m.start() for m in _CANDIDATE.finditer(lowered)]
+        else:  # lower-casing changed the length: offsets would drift
+            starts = [m.start() for m in _CANDIDATE_ANY_CASE.finditer(text, pos, end)]
+        if any(hint in lowered for hint in _FOREIGN_HINTS):
+            starts = sorted(set(starts).union(self._foreign_starts(text, pos, end)))
+        after = pos
+        for start in starts:
+            if start < after:
+                continue
+            match = _ENGLISH_PATTERN.match(text, start, end) or _OTHER_PATTERN.match(text, start, end)
+            if match is not None:
+                after = match.end()
+                yield match
+
+    @staticmethod
+    def _foreign_starts(text: str, pos: int, end: int) -> Iterator[int]:
+        for word in _WORD_RUN.finditer(text, pos, end):
+            lowered = word.group().lower()
+            if (
+                lowered in _FOREIGN_WORDS
+                or lowered.startswith(("dieci", "veinti"))
+                or _GERMAN_WORD.fullmatch(lowered) is not None
+            ):
+                yield word.start()
+
+
+FINDER = _Finder()
+
 # What makes any number word a quantity when it follows.
 _QUANTITY_AFTER = regex.compile(
     r"\s*(?:[%\u2030\p{Sc}]|(?i:per\s?cent|percent(?:age)?|pct|basis\s+points?|bps?|points?|pts|"
@@ -112,7 +195,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
     cards, tags = evidence.card_ids, evidence.metric_tags
     annotated = {m.sentence for m in section.citations if m.vouches and m.id in cards}
     annotated.update(m.sentence for m in section.metric_tags if m.vouches and m.id in tags)
-    for match, start, end, _sentence in section.find_visible(SPELLED, annotated):
+    for match, start, end, _sentence in section.find_visible(FINDER, annotated):
         phrase = match.group()
         if _is_quantity(match.lastgroup or "phrase", phrase, match.string, match.start(), match.end()):
             message = f"spelled-out quantity {phrase!r} has no valid citation or registered metric tag in its sentence"

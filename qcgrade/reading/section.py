@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import regex
 from markdown_it.token import Token
@@ -24,6 +24,12 @@ from .lexicon import HAS_DIGIT, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, sca
 from .numerals import numeral_pattern, shows_bidi_override
 from .projection import fold
 from .structure import is_section_number, list_numbers
+
+
+class _Finds(Protocol):
+    """What ``Section.find_visible`` scans with: a compiled pattern, or anything with its ``finditer``."""
+
+    def finditer(self, text: str, pos: int = ..., endpos: int | None = ...) -> Iterator[regex.Match[str]]: ...
 
 
 class Marker(NamedTuple):
@@ -213,7 +219,7 @@ class Section:
             src_start, src_end = to_source(vs, ve)
             yield Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs))
 
-    def find_visible(self, pattern: regex.Pattern[str], skip: set[int]) -> Iterator[tuple[regex.Match[str], int, int, int]]:
+    def find_visible(self, pattern: _Finds, skip: set[int]) -> Iterator[tuple[regex.Match[str], int, int, int]]:
         """Matches of ``pattern`` in the visible text outside the sentences in ``skip``.
 
         Yields ``(match in the visible text, source start, source end, sentence)``;
