@@ -153,7 +153,7 @@ _PATTERNS = {
     (False, True): regex.compile(rf"{_DIGIT_SHAPES}|{_LOOKALIKE_NUMERAL}"),
     (True, True): NUMERAL,
 }
-_SYMBOL_HINT = re.compile(f"[{_CJK_DIGITS}]|\U0001f51f|\U0001f4af")
+_SYMBOL_HINT = re.compile(f"[{_CJK_DIGITS}]")
 
 
 _LOOKALIKE_CHARS = frozenset(_LOOKALIKE[1:-1])
@@ -204,7 +204,7 @@ _RUN_AFTER = regex.compile(rf"[ \u00a0]?(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}.,]){{1,4
 
 def numeral_pattern(text: str) -> regex.Pattern[str]:
     """The cheapest pattern that reads in ``text`` exactly the numerals NUMERAL reads."""
-    symbols = not text.isascii() and _SYMBOL_HINT.search(text) is not None
+    symbols = not text.isascii() and (_SYMBOL_HINT.search(text) is not None or "\U0001f51f" in text or "\U0001f4af" in text)
     return _PATTERNS[(symbols, may_show_lookalikes(text))]
 
 

@@ -211,11 +211,11 @@ class Section:
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
-        headings = self._heading_starts()
         for match in pattern.finditer(scan, start, end):
             vs, ve = match.span()
-            if vs in headings and is_section_number(visible, vs, ve, headings):
-                continue  # "## 1. Growth": a section number is structure
+            # "## 1. Growth": a section number is structure. Only a numeral that opens a unit can be one.
+            if (vs == 0 or scan[vs - 1] == "\u2029") and is_section_number(visible, vs, ve, self._heading_starts()):
+                continue
             src_start, src_end = to_source(vs, ve)
             yield Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs))
 
