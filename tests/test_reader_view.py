@@ -113,7 +113,7 @@ class _Visible(HTMLParser):
             self.code -= 1
 
     def handle_data(self, data: str) -> None:
-        if self.pending and data.strip() and not self.in_block:
+        if self.pending and data.strip():  # an item may open with a raw HTML block
             self._settle(data.lstrip())
         raw = self.in_block or self.depth > 0 or self.inline_depth > 0
         self.blocks[-1].append((_IGNORABLE.sub("", data), self.code > 0, raw))
