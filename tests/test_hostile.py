@@ -75,6 +75,18 @@ HOSTILE = {
     "100k look-alike brackets": lambda: "\u27e8E047 " * 100_000,
     "100k hiding tags in code spans": lambda: "`<style>` " * 100_000,
     "20k header-labelled tables": lambda: "| Week 76 (95% CI) | Source |\n|---|---|\n| 1 | [E001] |\n\n" * 20_000,
+    # Number shapes (docs/reading-rules.md, "Numbers").
+    "1 MB of look-alike letters": lambda: "IlOo" * 250_000 + "%",
+    "100k look-alike groups": lambda: "l,OOO" * 100_000,
+    "100k marks on one digit": lambda: "4" + "\u0332" * 100_000 + "%",
+    "100k CJK numerals": lambda: "四" * 100_000 + "%",
+    "20k list numbers": lambda: "".join(f"{i + 2}. percent of x\n" for i in range(20_000)),
+    "100k nested list markers on a line": lambda: "1. " * 30_000 + "percent",
+    "50k footnote shapes": lambda: "[^45]% " * 50_000,
+    "50k drawn attributes": lambda: '<input value="42%"> ' * 50_000,
+    "CSS content flood": lambda: "<style>" + 'p::after{content:"42%"} ' * 50_000 + "</style>",
+    "100k spelled words": lambda: "one hundred and " * 100_000 + "percent",
+    "100k hyphenated names": lambda: "Wren-" * 100_000 + "8B",
 }
 
 
@@ -102,6 +114,11 @@ def test_hostile_input_costs_at_most_a_constant_times_prose(name: str, case_slic
         '"Rev 4%. Up. " [E001],\n',
         "x. [E001] Dr. A. ",
         "[E001,\nE002 ",
+        "IO% l,OOO ",
+        "42. percent\n",
+        "forty-two percent ",
+        '<input value="4"> ',
+        "Rs42 crore 3200億円 ",
     ],
 )
 def test_cost_grows_linearly(unit: str, case_slice: dict) -> None:

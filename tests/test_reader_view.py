@@ -20,13 +20,22 @@ from markdown_it import MarkdownIt
 from qcgrade.reading.document import CELL_BREAK
 from qcgrade.reading.lexicon import NUMERAL, find_markers
 from qcgrade.reading.names import heading_number, is_name
+from qcgrade.reading.numerals import QUANTITY_START
 from qcgrade.reading.projection import fold
 from qcgrade.reading.section import parse_section
 from qcgrade.reading.sentences import quoted_spans
 
 _RENDERER = MarkdownIt("commonmark").enable("table")
+# Raw HTML blocks are wrapped in an element of our own, so the oracle knows
+# which text comes from raw HTML (where a marker group cannot vouch, so it
+# does not hide its digits).
+_RENDERER.add_render_rule("html_block", lambda self, tokens, idx, options, env: f"<qchtml>{tokens[idx].content}</qchtml>")
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_LOWER = regex.compile(r"[ \t]*\p{Ll}")
+_VOID = {"br", "hr", "img", "input", "wbr", "col", "area", "embed", "source", "track", "meta", "link", "base", "param"}
 _BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "pre", "blockquote", "div", "table", "ul", "ol", "hr", "br"}
+# Tags markdown itself renders; any other tag was written as raw HTML.
+_MARKDOWN_TAGS = _BLOCKS | {"code", "em", "strong", "a", "img", "thead", "tbody", "th", "td", "qchtml"}
 
 
 class _Visible(HTMLParser):
@@ -34,29 +43,87 @@ class _Visible(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.blocks: list[list[tuple[str, bool]]] = [[]]
+        self.blocks: list[list[tuple[str, bool, bool]]] = [[]]
         self.headings: set[int] = set()  # indexes of blocks that are headings
         self.code = 0
+        # Raw HTML as the grader models it (lopsided): inside a raw HTML block every
+        # tag opens or closes one element, and what an HTML block leaves open stays
+        # open; elements opened by inline HTML close with their block.
+        self.in_block = False
+        self.depth = 0
+        self.inline_depth = 0
+        # Ordered-list numbers the browser draws: per open list its start and
+        # items so far, and the drawn number waiting for its item's first text.
+        self.lists: list[list[int]] = []
+        self.pending: list[tuple[int, int]] = []  # (drawn, start)
+        self.drawn: list[str] = []
+
+    def _settle(self, text: str) -> None:
+        """Read a pending list number as the documented rule reads it (docs/reading-rules.md)."""
+        drawn, start = self.pending.pop()
+        if drawn >= 1000:
+            read = True
+        elif start in (0, 1):
+            read = drawn > 9 and bool(QUANTITY_START.match(text)) and bool(_LOWER.match(text))
+        else:
+            read = bool(QUANTITY_START.match(text) or _LOWER.match(text))
+        if read:
+            self.drawn.append(str(drawn))
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag in _BLOCKS:
+        if not self.in_block and tag in ("ol", "ul", "li") and self.pending:
+            self._settle("")  # an item that opens with a list has no text of its own first
+        if tag == "ol" and not self.in_block:
+            self.lists.append([int(dict(attrs).get("start") or 1), 0])
+        elif tag == "ul" and not self.in_block:
+            self.lists.append([-1, 0])
+        elif tag == "li" and not self.in_block and self.lists and self.lists[-1][0] >= 0:
+            start, count = self.lists[-1]
+            self.lists[-1][1] += 1
+            self.pending.append((start + count, start))
+        if tag == "qchtml":
+            self.in_block = True
+        elif self.in_block:
+            self.depth += tag not in _VOID
+        elif tag not in _MARKDOWN_TAGS and tag not in _VOID:
+            self.inline_depth += 1
+        if tag in _BLOCKS and not self.in_block:
             self.blocks.append([])
-            if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-                self.headings.add(len(self.blocks) - 1)
+            self.inline_depth = 0 if tag != "br" else self.inline_depth
+        elif tag in _BLOCKS:
+            self.blocks.append([])
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            self.headings.add(len(self.blocks) - 1)
         if tag in ("td", "th"):
             # A cell boundary: no marker group crosses it (the grader's CELL_BREAK).
-            self.blocks[-1].append((CELL_BREAK, False))
+            self.blocks[-1].append((CELL_BREAK, False, False))
+            self.inline_depth = 0  # each cell's inline HTML closes with the cell
         if tag == "code":
             self.code += 1
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "li" and self.pending and not self.in_block:
+            self._settle("")
+        if tag in ("ol", "ul") and self.lists and not self.in_block:
+            self.lists.pop()
+        if tag == "qchtml":
+            self.in_block = False
+        elif self.in_block:
+            self.depth -= self.depth > 0 and tag not in _VOID
+        elif tag not in _MARKDOWN_TAGS and tag not in _VOID and self.inline_depth:
+            self.inline_depth -= 1
         if tag in _BLOCKS:
             self.blocks.append([])
+            if not self.in_block and tag != "br":
+                self.inline_depth = 0
         if tag == "code":
             self.code -= 1
 
     def handle_data(self, data: str) -> None:
-        self.blocks[-1].append((_IGNORABLE.sub("", data), self.code > 0))
+        if self.pending and data.strip():  # an item may open with a raw HTML block
+            self._settle(data.lstrip())
+        raw = self.in_block or self.depth > 0 or self.inline_depth > 0
+        self.blocks[-1].append((_IGNORABLE.sub("", data), self.code > 0, raw))
 
 
 def oracle(text: str) -> tuple[Counter, Counter]:
@@ -64,14 +131,17 @@ def oracle(text: str) -> tuple[Counter, Counter]:
     parser.feed(_RENDERER.render(text))
     parser.close()
     markers: Counter = Counter()
-    numerals: Counter = Counter()
+    numerals: Counter = Counter(parser.drawn)
     for index, block in enumerate(parser.blocks):
-        visible = "".join(chunk for chunk, _ in block)
+        visible = "".join(chunk for chunk, _, _ in block)
         code: list[tuple[int, int]] = []
+        raw: list[tuple[int, int]] = []
         pos = 0
-        for chunk, is_code in block:
+        for chunk, is_code, is_raw in block:
             if is_code:
                 code.append((pos, pos + len(chunk)))
+            if is_raw:
+                raw.append((pos, pos + len(chunk)))
             pos += len(chunk)
         folded = fold(visible)
 
@@ -79,7 +149,8 @@ def oracle(text: str) -> tuple[Counter, Counter]:
             return not any(s < span[1] and span[0] < e for s, e in code)
 
         found, all_masks = find_markers(folded, quoted_spans(folded))
-        masks = [m for m in all_masks if outside_code(m)]
+        # A group inside raw HTML cannot vouch, so it hides none of its digits.
+        masks = [m for m in all_masks if outside_code(m) and outside_code(m, raw)]
         for kind, id_start, id_end, start, end, _vouches in found:
             if outside_code((start, end)):
                 markers[(kind, visible[id_start:id_end])] += 1
@@ -138,6 +209,28 @@ _ATOMS = [
     "FY25",
     "Q3",
     "m_rev2",
+    "3Q24",
+    "1H25",
+    "Wren-8B",
+    "Scope 3",
+    "10-Q",
+    "CAGR-12%",
+    "x42",
+    "R42bn",
+    "Rs420 crore",
+    "3200億円",
+    "ب42",
+    "四十二%",
+    "IO%",
+    "l,OOO",
+    "$lO.l bn",
+    "SO%",
+    "4\u20e32\u20e3%",
+    "1\u03322\u0332%",
+    "[^45]%",
+    "[^2]",
+    "percent",
+    "of",
     "٤٢",
     "４２",
     "4\u200b2",
@@ -221,7 +314,10 @@ def _block(draw: st.DrawFn) -> str:
     if kind == "ul":
         return "\n".join("- " + draw(_line) for _ in range(draw(st.integers(1, 3))))
     if kind == "ol":
-        return "\n".join(f"{i + 1}. " + draw(_line) for i in range(draw(st.integers(1, 3))))
+        # Any start number CommonMark accepts; items may go on as a quantity ("42. percent").
+        start = draw(st.sampled_from([0, 1, 1, 2, 9, 10, 42, 1200000]))
+        delimiter = draw(st.sampled_from([".", ")"]))
+        return "\n".join(f"{start + i}{delimiter} " + draw(_line) for i in range(draw(st.integers(1, 3))))
     if kind == "quote":
         return "> " + line + "\n> " + draw(_line)
     if kind == "table":

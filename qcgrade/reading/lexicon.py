@@ -11,6 +11,12 @@ from bisect import bisect_right
 
 import regex
 
+# Numerals (what a reader reads as one number, and what is a name) have their
+# own module; re-exported so every shape can be read from one place.
+from .numerals import HAS_DIGIT, NUMERAL, footnote_masks, group_masks, scan_start
+
+__all__ = ["HAS_DIGIT", "NUMERAL", "scan_start"]
+
 # Numbers are read with \p{N}: decimal digits (Nd) of any script, letter
 # numbers (Nl: Roman numerals) and other numbers (No: superscripts, fractions
 # such as 1/2 in one character, circled digits), all of which a reader reads
@@ -51,36 +57,6 @@ _METRIC_SEPARATORS = regex.compile(r"[\s,;|/&+]+")
 # A section sign (or the top-half sign drawn like it), perhaps spaced,
 # bracketed, quoted or dashed in any style, then a section id.
 XREF = regex.compile(r"[§\u2e39][^\S\u2029]*[(\[\"'`.\p{Pd}\p{Pi}\p{Pf}]?[^\S\u2029]*(\w(?:[\w\-]|\.(?=\w)){0,127})")
-
-# Cyrillic and Greek letters that are drawn like digits (З 3, О/Ο 0, І/Ι 1, б 6).
-_DIGIT_LOOKALIKE = "[\u0417\u0437\u041e\u043e\u0406\u0456\u0431\u0399\u039f\u03bf]"
-
-# Currency codes that a number may be glued to ("USD1.2bn").
-_CURRENCY_CODES = "USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD|KRW|BRL|MXN|ZAR|SEK|NOK|DKK|RUB|TRY|NZD"
-
-#: A numeral: sign, currency, digit groups with separators and decimals, and a
-#: %/currency/unit suffix. Digits glued after letters form an identifier
-#: (``FY25``, ``Q3``, ``m_rev2``), and so do digits after an upper-case
-#: prefix and a hyphen (``COVID-19``, ``EV-003``), unless they are plainly a
-#: quantity: a decimal or grouped number, a percentage, or a number glued to
-#: a currency code (``by30%``, ``USD1.2bn``, ``sub-10%``, ``top-3``).
-NUMERAL = regex.compile(
-    # The first-character test comes first so most positions fail fast.
-    r"(?=[+\-\u2212\u00B1\p{Sc}\p{N}\u0417\u0437\u041E\u043E\u0406\u0456\u0431\u0399\u039F\u03BF])"
-    r"(?:"
-    # Free-standing: not glued to a letter, digit or underscore.
-    r"(?<![\p{L}\p{M}\p{N}_])(?<!\p{Lu}\p{Lu}[-\u2010\u2011])(?<!\p{N}[.,])"
-    r"[+\-\u2212\u00B1]?\p{Sc}?\p{N}+(?:[.,'\u00A0\u202F\u2009]\p{N}+)*(?:[%\u2030\u2031]|\p{Sc})?\p{L}*"
-    # Glued to letters, yet plainly a quantity.
-    r"|(?<=[\p{L}\p{M}_])\p{N}+(?:(?:[.,'\u00A0\u202F\u2009]\p{N}+)+(?:[%\u2030\u2031]|\p{Sc})?|[%\u2030\u2031])\p{L}*"
-    rf"|(?<=(?<![\p{{L}}])(?:{_CURRENCY_CODES}))\p{{N}}+(?:[.,'\u00A0\u202F\u2009]\p{{N}}+)*\p{{L}}*"
-    # Cyrillic or Greek letters drawn like digits, before a percent sign ("ЗО%").
-    rf"|(?<![\p{{L}}\p{{M}}\p{{N}}_])[+\-\u2212]?(?:{_DIGIT_LOOKALIKE}|\p{{N}})*{_DIGIT_LOOKALIKE}"
-    rf"(?:{_DIGIT_LOOKALIKE}|\p{{N}}|[.,])*[%\u2030\u2031]"
-    r")"
-)
-# Where a numeral may start: a number character or a digit look-alike.
-HAS_DIGIT = regex.compile("[\\p{N}" + _DIGIT_LOOKALIKE[1:-1] + "]")
 
 #: A TL;DR label opening its unit, perhaps after a decoration of symbols and
 #: punctuation ("## 📌 TL;DR", "**✅ TL;DR:**"), or a heading or line that ends
@@ -162,7 +138,7 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
     found: list[_Found] = []
     masks: list[tuple[int, int]] = []
     if "[" in text:
-        masks.extend(m.span() for m in FOOTNOTE.finditer(text))
+        masks.extend(footnote_masks(text))
         editorial = _Editorial(text, quotations) if quotations else None
         for match in CITATION_GROUP.finditer(text):
             if editorial is not None and editorial.inserted(*match.span()):
@@ -177,10 +153,8 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
             if not ids:
                 continue
             found.extend(("citation", s, e, s, e, v) for _id, s, e, v in ids)
-            if all(CITATION_ID.fullmatch(p.strip()) for p in group.replace(";", ",").split(",") if p.strip()):
-                masks.append(match.span())
-            else:  # prose: blank the ids only, so its other digits still count
-                masks.extend((s, e) for _id, s, e, _v in ids)
+            # A group of ids only is blanked whole; in prose only the ids, so its other digits still count.
+            masks.extend(group_masks(group.replace(";", ",").split(","), match.span(), [(i, s, e) for i, s, e, _v in ids]))
     if "{" in text:
         for match in METRIC_GROUP.finditer(text):
             inner = match.group(1)

@@ -3,9 +3,10 @@
 Section numbers are blanked before numerals are read, like the digits
 inside markers; the others are dropped as each numeral is read (:func:`is_name`):
 
-- section numbers opening a heading: ``## 1. Demand``, ``### 2.1 Units``
-  (a trailing stop or a dotted level, at most two digits a level, then a
-  capitalised word that is no magnitude: ``## 2.5 Billion ...`` stays a number);
+- section numbers opening a heading: ``## 1. Demand``, ``### 2.1 Units``,
+  ``## 3) Risks`` (a trailing stop or parenthesis or a dotted level, at most
+  two digits a level, then a capitalised word that is no magnitude, or a
+  symbol: ``## 2.5 Billion ...`` and ``## 42. percent ...`` stay numbers);
 - period labels in the quarter-first and half-first order: ``3Q24``, ``1H25``,
   ``4Q`` (``Q3``, ``H1``, ``FY25`` are identifiers already);
 - names that carry digits: a capitalised word, a hyphen and at most three
@@ -80,9 +81,12 @@ def is_name(text: str, start: int, end: int) -> bool:
 
 # A section number opening a heading.
 _MAGNITUDES = "(?i:hundred|thousand|million|billion|trillion|percent|per|times|bn|mn|m|k|x)(?![\\p{L}])"
+# One or two digits a level, closed by a stop or a parenthesis ("## 3) Risks") or
+# dotted; then a capital, a letter without case or a symbol ("## 1. 📈 Growth"),
+# never a lower-case word, a digit or a magnitude ("## 2.5 Billion ...").
 HEADING_NUMBER = regex.compile(
-    r"[^\S\u2029]*(\p{N}{1,2}\.(?:\p{N}{1,2}\.?)*|\p{N}{1,2}(?:\.\p{N}{1,2})+)"
-    rf"(?=[^\S\u2029]+(?!{_MAGNITUDES})[\p{{Lu}}\p{{Lt}}\p{{Lo}}])"
+    r"[^\S\u2029]*(\p{N}{1,2}\.(?:\p{N}{1,2}\.?)*|\p{N}{1,2}(?:\.\p{N}{1,2})+|\p{N}{1,2}(?=\)))\)?"
+    rf"(?=[^\S\u2029]+(?!{_MAGNITUDES})[^\s\p{{Ll}}\p{{N}}])"
 )
 
 

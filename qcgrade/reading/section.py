@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import regex
 from markdown_it.token import Token
@@ -20,10 +20,18 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
-from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers
+from .lexicon import HAS_DIGIT, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers
 from .names import heading_number, is_name
+from .numerals import numeral_pattern, scan_start, shows_bidi_override
 from .projection import fold
 from .sentences import quoted_spans, sentence_ends
+from .structure import list_numbers
+
+
+class _Finds(Protocol):
+    """What ``Section.find_visible`` scans with: a compiled pattern, or anything with its ``finditer``."""
+
+    def finditer(self, text: str, pos: int = ..., endpos: int | None = ...) -> Iterator[regex.Match[str]]: ...
 
 
 class Marker(NamedTuple):
@@ -94,6 +102,7 @@ class Section:
         "_sentences",
         "_numerals",
         "_scan",
+        "_pattern",
     )
 
     text: str
@@ -109,18 +118,22 @@ class Section:
     _sentences: object  # tuple[Sentence, ...] once built
     _numerals: object  # tuple[Numeral, ...] once built
     _scan: str | None
+    _pattern: regex.Pattern[str] | None
 
     def __init__(self, text: str) -> None:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
-        found, masks = _find_markers(folded, doc.code, _section_numbers(doc, folded))
+        found, masks = _find_markers(folded, doc.code)
+        # Markers that cannot vouch do not hide their digits; section numbers are structure.
+        may_vouch = not shows_bidi_override(text)
+        masks = sorted(_vouching_masks(doc, masks, may_vouch) + _section_numbers(doc, folded))
         hiding = "<" in text and _hiding_html(doc, text)
         scan: list[str | None] = [None]
         tldrs, breaks = _find_tldrs(doc, folded, masks, scan)
         if hiding:
             tldrs = []
         ends = _sentence_ends(doc, folded, breaks)
-        markers = _markers(doc, found, ends, not hiding and not _bidi_override(text))
+        markers = _markers(doc, found, ends, may_vouch and not hiding)
         setter = object.__setattr__
         setter(self, "text", text)
         setter(self, "lines", LineIndex(text, doc.line_starts))
@@ -135,6 +148,7 @@ class Section:
         setter(self, "_sentences", _UNSET)
         setter(self, "_numerals", _UNSET)
         setter(self, "_scan", scan[0])
+        setter(self, "_pattern", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Section is immutable; cannot set {name!r}")
@@ -151,16 +165,30 @@ class Section:
 
     @property
     def numerals(self) -> tuple[Numeral, ...]:
-        """Every numeral the reader sees, outside markers."""
+        """Every numeral the reader sees, outside markers, in source order."""
         if self._numerals is _UNSET:
-            object.__setattr__(self, "_numerals", tuple(self._scan_numerals(0, len(self._folded))))
+            found = list(self._scan_numerals(0, len(self._folded)))
+            drawn = self._drawn_numerals()
+            if drawn:
+                found = sorted(found + drawn, key=lambda n: (n.start, n.end))
+            object.__setattr__(self, "_numerals", tuple(found))
         return self._numerals  # type: ignore[return-value]
+
+    def _drawn_numerals(self) -> list[Numeral]:
+        """Numbers the renderer draws that the visible text does not hold: list numbers."""
+        if "." not in self.text and ")" not in self.text:
+            return []
+        ends = self._ends
+        return [
+            Numeral(d.text, d.src_start, d.src_end, bisect_right(ends, d.visible_at)) for d in list_numbers(self._doc, self.text)
+        ]
 
     def numerals_outside(self, sentences: set[int]) -> Iterator[Numeral]:
         """Numerals not in the given sentences, scanning only what is needed."""
         if self._numerals is not _UNSET or not sentences:
             yield from (n for n in self.numerals if n.sentence not in sentences)
             return
+        yield from (n for n in self._drawn_numerals() if n.sentence not in sentences)
         ends = self._ends
         start = 0
         for index in sorted(sentences):
@@ -178,15 +206,18 @@ class Section:
             # Markers blanked out: digits inside a marker never count.
             scan = _blank(self._folded, self._masks) if self._masks else self._folded
             object.__setattr__(self, "_scan", scan)
+        pattern = self._pattern
+        if pattern is None:  # the scan text may come ready from the TL;DR reading
+            pattern = numeral_pattern(scan)
+            object.__setattr__(self, "_pattern", pattern)
         digit = HAS_DIGIT.search(scan, start, end)
         if digit is None:
             return
-        # A numeral starts at most two characters (sign, currency) before its first digit.
-        start = max(start, digit.start() - 2)
+        start = scan_start(scan, digit.start(), start)
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
-        for match in NUMERAL.finditer(scan, start, end):
+        for match in pattern.finditer(scan, start, end):
             vs, ve = match.span()
             if ve - vs <= 4 and is_name(scan, vs, ve):
                 continue  # "3Q24", "Strix-9", "Scope 3", "10-K": a name, not a quantity
@@ -233,6 +264,22 @@ class Section:
             return True
         return line.rfind("(") > max(line.rfind(")"), line.rfind("|"))
 
+    def find_visible(self, pattern: _Finds, skip: set[int]) -> Iterator[tuple[regex.Match[str], int, int, int]]:
+        """Matches of ``pattern`` in the visible text outside the sentences in ``skip``.
+
+        Yields ``(match in the visible text, source start, source end, sentence)``;
+        for checks that read words the way a reader sees them (emphasis and tags removed).
+        """
+        visible = self._doc.visible
+        ends = self._ends
+        to_source = self._doc.projection.to_source
+        lo = 0
+        for index, hi in enumerate(ends):
+            if index not in skip:
+                for match in pattern.finditer(visible, lo, hi):
+                    yield (match, *to_source(*match.span()), index)
+            lo = hi
+
     def finding(self, check: str, start: int, end: int, message: str, related: str | None = None) -> Finding:
         """A finding at ``[start, end)``, with its line and column."""
         line, column = self.lines.position(start)
@@ -270,17 +317,6 @@ def _hiding_html(doc: Document, text: str) -> bool:
             continue
         return True
     return False
-
-
-# Bidi overrides, literal or as entities (&#x202E; shows an override too).
-_BIDI_ENTITY = regex.compile(r"&#(?:[xX]0*202[dDeE]|0*823[78]);?")
-
-
-def _bidi_override(text: str) -> bool:
-    """Whether ``text`` shows a left-to-right or right-to-left override (``[E001]`` drawn as ``[100E]``)."""
-    if "\u202d" in text or "\u202e" in text:
-        return True
-    return "&#" in text and _BIDI_ENTITY.search(text) is not None
 
 
 def parse_section(text: str) -> Section:
@@ -338,12 +374,9 @@ def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _find_markers(
-    folded: str, code: tuple[tuple[int, int], ...], names: list[tuple[int, int]]
-) -> tuple[list[_Found], list[tuple[int, int]]]:
+def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
     found, masks = find_markers(folded, quoted_spans(folded) if "[" in folded else None)
-    masks.extend(names)
     if code:
         # Markers shown inside code are verbatim text, not markers.
         starts = [s for s, _ in code]
@@ -352,6 +385,22 @@ def _find_markers(
     found.sort(key=itemgetter(3))
     masks.sort()
     return found, masks
+
+
+def _vouching_masks(doc: Document, masks: list[tuple[int, int]], may_vouch: bool) -> list[tuple[int, int]]:
+    """Only markers that can vouch hide their digits.
+
+    A group inside raw HTML (which can hide its id) or in a section with a bidi
+    override (which can reverse it) cannot vouch, so the reader may see its
+    other characters as a number: "[<span hidden>E001</span> 42%]".
+    """
+    if not masks or (may_vouch and not doc.html):
+        return masks
+    if not may_vouch:
+        return []
+    html = doc.html
+    starts = [s for s, _ in html]
+    return [m for m in masks if not _overlaps(starts, html, m[0], m[1])]
 
 
 def _overlaps(starts: list[int], ranges: tuple[tuple[int, int], ...], start: int, end: int) -> bool:
