@@ -177,7 +177,7 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
             if not ids:
                 continue
             found.extend(("citation", s, e, s, e, v) for _id, s, e, v in ids)
-            if all(CITATION_ID.fullmatch(p.strip()) for p in group.replace(";", ",").split(",") if p.strip()):
+            if ids[0][3] and all(CITATION_ID.fullmatch(p.strip()) for p in group.replace(";", ",").split(",") if p.strip()):
                 masks.append(match.span())
             else:  # prose: blank the ids only, so its other digits still count
                 masks.extend((s, e) for _id, s, e, _v in ids)

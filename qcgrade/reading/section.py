@@ -447,7 +447,8 @@ def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]], scan: 
     tldrs: list[Tldr] = []
     breaks: list[int] = []
     visible_at: _VisibleUnits | None = None
-    if "tl" not in folded.lower() or TLDR_ANYWHERE.search(folded) is None:  # most sections answer here
+    maybe = "TL" in folded or "tl" in folded or "Tl" in folded or "tL" in folded  # no copy of the text
+    if not maybe or TLDR_ANYWHERE.search(folded) is None:  # most sections answer here
         return tldrs, breaks
     for unit in doc.units:
         if unit.kind not in ("paragraph", "heading") or _in_html(doc, unit.start):
