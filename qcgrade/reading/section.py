@@ -113,13 +113,14 @@ class Section:
     def __init__(self, text: str) -> None:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
-        found, masks = _find_markers(folded, doc.code, _section_numbers(doc, folded))
+        quotations = quoted_spans(folded) if ("[" in folded or "{" in folded) else []
+        found, masks = _find_markers(folded, doc.code, _section_numbers(doc, folded), quotations)
         hiding = "<" in text and _hiding_html(doc, text)
         scan: list[str | None] = [None]
         tldrs, breaks = _find_tldrs(doc, folded, masks, scan)
         if hiding:
             tldrs = []
-        ends = _sentence_ends(doc, folded, breaks)
+        ends = _sentence_ends(doc, folded, breaks, quotations)
         markers = _markers(doc, found, ends, not hiding and not _bidi_override(text))
         setter = object.__setattr__
         setter(self, "text", text)
@@ -339,10 +340,10 @@ def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
 
 
 def _find_markers(
-    folded: str, code: tuple[tuple[int, int], ...], names: list[tuple[int, int]]
+    folded: str, code: tuple[tuple[int, int], ...], names: list[tuple[int, int]], quotations: list[tuple[int, int]]
 ) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
-    found, masks = find_markers(folded, quoted_spans(folded) if "[" in folded else None)
+    found, masks = find_markers(folded, quotations)
     masks.extend(names)
     if code:
         # Markers shown inside code are verbatim text, not markers.
@@ -388,13 +389,13 @@ def _markers(doc: Document, found: list[_Found], ends: list[int], may_vouch: boo
     return by_kind
 
 
-def _sentence_ends(doc: Document, folded: str, breaks: list[int]) -> list[int]:
+def _sentence_ends(doc: Document, folded: str, breaks: list[int], quotations: list[tuple[int, int]]) -> list[int]:
     """Where sentences end: punctuation in prose units, TL;DR items and unit breaks.
 
     Each end lies just past the whitespace that follows it, so no sentence is
     blank. A sentence index is ``bisect_right(ends, offset)``.
     """
-    ends = sentence_ends(folded)
+    ends = sentence_ends(folded, quotations)
     # A heading, table row or code block is one sentence: drop ends inside one.
     inside: list[tuple[int, int]] = []
     for unit in doc.units:

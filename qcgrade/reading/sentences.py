@@ -207,9 +207,9 @@ _OPEN_QUOTES = '"\u201c\u201e\u00ab\u00bb'
 _CLOSE_QUOTES = '"\u201d\u201c\u00bb\u00ab'
 _QUOTED_BODY = '[^"\u201c\u201d\u201e\u00ab\u00bb\u2029]{1,4000}'
 _QUOTED = regex.compile(f"[{_OPEN_QUOTES}]{_QUOTED_BODY}[{_CLOSE_QUOTES}]")
-_QUOTED_CITED = regex.compile(
-    f"[{_OPEN_QUOTES}]{_QUOTED_BODY}[{_CLOSE_QUOTES}]"
-    + (r"(?=[.,;:!?]?[^\S\u2029]*(?:[\[{]|\([^\S\u2029]*(?:(?i:see|cf\.?|source:?|via|per)[^\S\u2029]+)?[\[{]))")
+# What follows a quotation that a citation covers whole: "..." [C32], "..." (see [C72]).
+_CITED_AFTER = regex.compile(
+    r"[.,;:!?]?[^\S\u2029]*(?:[\[{]|\([^\S\u2029]*(?:(?i:see|cf\.?|source:?|via|per)[^\S\u2029]+)?[\[{])"
 )
 
 
@@ -220,23 +220,27 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _QUOTED.finditer(text)]
 
 
-def sentence_ends(text: str) -> list[int]:
+def sentence_ends(text: str, quotations: list[tuple[int, int]] | None = None) -> list[int]:
     """Offsets just past each sentence end in ``text``.
 
     Ends strictly inside a quotation that a marker group follows are dropped:
     the citation after the closing quote covers the whole quotation.
+    ``quotations`` are :func:`quoted_spans` of ``text`` when the caller has them.
     """
     ends = _ends(text)
-    if ends and ("[" in text or "{" in text) and quoted_spans(text):
-        inside = [(m.start() + 1, m.end()) for m in _QUOTED_CITED.finditer(text)]
-        if inside:
-            kept = []
-            i = 0
-            for end in ends:  # both lists ascend: one sweep
-                while i < len(inside) and inside[i][1] < end:
-                    i += 1
-                if i < len(inside) and inside[i][0] < end <= inside[i][1]:
-                    continue
-                kept.append(end)
-            ends = kept
+    if not ends or ("[" not in text and "{" not in text):
+        return ends
+    if quotations is None:
+        quotations = quoted_spans(text)
+    inside = [(start + 1, end) for start, end in quotations if _CITED_AFTER.match(text, end)]
+    if inside:
+        kept = []
+        i = 0
+        for end in ends:  # both lists ascend: one sweep
+            while i < len(inside) and inside[i][1] < end:
+                i += 1
+            if i < len(inside) and inside[i][0] < end <= inside[i][1]:
+                continue
+            kept.append(end)
+        ends = kept
     return ends
