@@ -47,12 +47,14 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
     cards, tags = evidence.card_ids, evidence.metric_tags
     annotated = {m.sentence for m in section.citations if m.vouches and m.id in cards}
     annotated.update(m.sentence for m in section.metric_tags if m.vouches and m.id in tags)
-    # A header row is covered when every body row of its table is annotated.
-    headers = section.covered_header_rows(annotated)
+    headers: set[int] | None = None  # built on the first bare numeral: most sections have none
     # Only sentences without a valid annotation need their numerals read.
     for numeral in section.numerals_outside(annotated):
         if options.allow_years and _YEAR.fullmatch(numeral.text):
             continue
+        if headers is None:
+            # A header row is covered when every body row of its table is annotated.
+            headers = section.covered_header_rows(annotated)
         if numeral.sentence in headers and section.is_column_label(numeral):
             continue
         message = f"number {numeral.text!r} has no valid citation or registered metric tag in its sentence"

@@ -153,8 +153,12 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
             if not ids:
                 continue
             found.extend(("citation", s, e, s, e, v) for _id, s, e, v in ids)
-            # A group of ids only is blanked whole; in prose only the ids, so its other digits still count.
-            masks.extend(group_masks(group.replace(";", ",").split(","), match.span(), [(i, s, e) for i, s, e, _v in ids]))
+            if ids[0][3]:
+                # A group of ids only is blanked whole; in prose only the ids, so its other digits still count.
+                parts = group.replace(";", ",").split(",")
+                masks.extend(group_masks(parts, match.span(), [(i, s, e) for i, s, e, _v in ids]))
+            else:  # a group that cannot vouch: blank the ids only
+                masks.extend((s, e) for _id, s, e, _v in ids)
     if "{" in text:
         for match in METRIC_GROUP.finditer(text):
             inner = match.group(1)

@@ -123,7 +123,8 @@ class Section:
     def __init__(self, text: str) -> None:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
-        found, masks = _find_markers(folded, doc.code)
+        quotations = quoted_spans(folded) if ("[" in folded or "{" in folded) else []
+        found, masks = _find_markers(folded, doc.code, quotations)
         # Markers that cannot vouch do not hide their digits; section numbers are structure.
         may_vouch = not shows_bidi_override(text)
         masks = sorted(_vouching_masks(doc, masks, may_vouch) + _section_numbers(doc, folded))
@@ -132,7 +133,7 @@ class Section:
         tldrs, breaks = _find_tldrs(doc, folded, masks, scan)
         if hiding:
             tldrs = []
-        ends = _sentence_ends(doc, folded, breaks)
+        ends = _sentence_ends(doc, folded, breaks, quotations)
         markers = _markers(doc, found, ends, may_vouch and not hiding)
         setter = object.__setattr__
         setter(self, "text", text)
@@ -374,9 +375,11 @@ def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:
+def _find_markers(
+    folded: str, code: tuple[tuple[int, int], ...], quotations: list[tuple[int, int]]
+) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
-    found, masks = find_markers(folded, quoted_spans(folded) if "[" in folded else None)
+    found, masks = find_markers(folded, quotations)
     if code:
         # Markers shown inside code are verbatim text, not markers.
         starts = [s for s, _ in code]
@@ -437,13 +440,13 @@ def _markers(doc: Document, found: list[_Found], ends: list[int], may_vouch: boo
     return by_kind
 
 
-def _sentence_ends(doc: Document, folded: str, breaks: list[int]) -> list[int]:
+def _sentence_ends(doc: Document, folded: str, breaks: list[int], quotations: list[tuple[int, int]]) -> list[int]:
     """Where sentences end: punctuation in prose units, TL;DR items and unit breaks.
 
     Each end lies just past the whitespace that follows it, so no sentence is
     blank. A sentence index is ``bisect_right(ends, offset)``.
     """
-    ends = sentence_ends(folded)
+    ends = sentence_ends(folded, quotations)
     # A heading, table row or code block is one sentence: drop ends inside one.
     inside: list[tuple[int, int]] = []
     for unit in doc.units:
@@ -496,7 +499,8 @@ def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]], scan: 
     tldrs: list[Tldr] = []
     breaks: list[int] = []
     visible_at: _VisibleUnits | None = None
-    if "tl" not in folded.lower() or TLDR_ANYWHERE.search(folded) is None:  # most sections answer here
+    maybe = "TL" in folded or "tl" in folded or "Tl" in folded or "tL" in folded  # no copy of the text
+    if not maybe or TLDR_ANYWHERE.search(folded) is None:  # most sections answer here
         return tldrs, breaks
     for unit in doc.units:
         if unit.kind not in ("paragraph", "heading") or _in_html(doc, unit.start):

@@ -69,7 +69,18 @@ _NO_SPACE_STOPS = "\u3002\uff61\ufe12\ufe52\ufe56\ufe57"
 # After a terminator: closing brackets and quotes of any style (German „...“,
 # ‚...‘ and »...« close with initial quotes), straight quotes, emphasis leftovers,
 # and Wikipedia-style glued citation groups ("grew.[E1]").
-_CLOSERS = r"[\p{Pe}\p{Pf}\p{Pi}\"'*_]*(?:\[[^\[\]\u2029\u2063]{1,64}\])*"
+#: Closing punctuation and quotes of every style: the Unicode classes Pe, Pf
+#: and Pi, spelled out because the engine scans a listed class faster than a
+#: property (tests/test_unicode_tables.py checks it against the property).
+CLOSING_CLASS = (
+    r"\u0029\u005d\u007d\u00ab\u00bb\u0f3b\u0f3d\u169c\u2018-\u2019\u201b-\u201d\u201f\u2039-\u203a\u2046\u207e"
+    r"\u208e\u2309\u230b\u232a\u2769\u276b\u276d\u276f\u2771\u2773\u2775\u27c6\u27e7\u27e9\u27eb\u27ed\u27ef"
+    r"\u2984\u2986\u2988\u298a\u298c\u298e\u2990\u2992\u2994\u2996\u2998\u29d9\u29db\u29fd\u2e02-\u2e05"
+    r"\u2e09-\u2e0a\u2e0c-\u2e0d\u2e1c-\u2e1d\u2e20-\u2e21\u2e23\u2e25\u2e27\u2e29\u2e56\u2e58\u2e5a\u2e5c"
+    r"\u3009\u300b\u300d\u300f\u3011\u3015\u3017\u3019\u301b\u301e-\u301f\ufd3e\ufe18\ufe36\ufe38\ufe3a"
+    r"\ufe3c\ufe3e\ufe40\ufe42\ufe44\ufe48\ufe5a\ufe5c\ufe5e\uff09\uff3d\uff5d\uff60\uff63"
+)
+_CLOSERS = rf"[{CLOSING_CLASS}\"'*_]*(?:\[[^\[\]\u2029\u2063]{{1,64}}\])*"
 # A marker-only tail: id-shaped citation groups (every token holds a digit)
 # and metric tags, each with trailing punctuation, then whitespace or the end.
 _ID_TOKEN = r"[\p{L}\p{M}_\-]*\p{N}[\p{L}\p{M}\p{N}_\-]*"
@@ -91,12 +102,12 @@ _TERM = r"\p{Sentence_Terminal}"
 
 SENTENCE_END = regex.compile(
     rf"(?=[{_TERM}\u2026\u2029])(?:"
-    # An ellipsis: no end when a lower-case word follows (an omission).
-    rf"(?P<ellipsis>(?<![.\u2026])(?:\.{{2,}}|\u2026)[.\u2026]*{_CLOSERS}(?>{_SPACE_TAIL})(?!\p{{Ll}}))"
     # A period after what may be an abbreviation (a known word, an initial, a
     # dotted initialism): decided by abbreviation_ends().
-    r"|(?P<abbr>(?<=(?<![\p{L}\p{M}\p{N}.])(?P<word>(?:\p{L}\.)*\p{L}{1,7}))"
+    r"(?P<abbr>(?<!\p{L}{8})(?<=(?<![\p{L}\p{M}\p{N}.])(?P<word>(?:\p{L}\.)*\p{L}{1,7}))"
     rf"\.(?![.\u2026]){_CLOSERS}(?>{_SPACE_TAIL}))"
+    # An ellipsis: no end when a lower-case word follows (an omission).
+    rf"|(?P<ellipsis>(?=\.\.|\u2026)(?<![.\u2026])(?:\.{{2,}}|\u2026)[.\u2026]*{_CLOSERS}(?>{_SPACE_TAIL})(?!\p{{Ll}}))"
     # Any other terminator before whitespace (or the end), with its tail.
     rf"|(?<![.\u2026])(?!\.\.)[{_TERM}][{_TERM}\u2026]*{_CLOSERS}{_SPACE_TAIL}"
     # No whitespace: after a non-letter before a capital or a caseless letter,
@@ -171,8 +182,8 @@ _AFTER_CAPITALISED = regex.compile(r"\p{Lu}[\p{L}\p{M}]*[^\S\u2029]+$")
 _CAPITALISED_THEN_WORD = regex.compile(r"\p{Lu}[\p{L}\p{M}'\u2019\-]*[^\S\u2029]+(\p{Ll}[\p{L}\p{M}]*)")
 
 
-_END = type(SENTENCE_END.match(".")).end  # Match.end and Match.group, applied in C by map()
-_GROUP = type(SENTENCE_END.match(".")).group
+_END = type(SENTENCE_END.match(". ")).end  # Match.end and Match.group, applied in C by map()
+_GROUP = type(SENTENCE_END.match(". ")).group
 
 
 def _ends(text: str) -> list[int]:
@@ -196,9 +207,9 @@ _OPEN_QUOTES = '"\u201c\u201e\u00ab\u00bb'
 _CLOSE_QUOTES = '"\u201d\u201c\u00bb\u00ab'
 _QUOTED_BODY = '[^"\u201c\u201d\u201e\u00ab\u00bb\u2029]{1,4000}'
 _QUOTED = regex.compile(f"[{_OPEN_QUOTES}]{_QUOTED_BODY}[{_CLOSE_QUOTES}]")
-_QUOTED_CITED = regex.compile(
-    f"[{_OPEN_QUOTES}]{_QUOTED_BODY}[{_CLOSE_QUOTES}]"
-    + (r"(?=[.,;:!?]?[^\S\u2029]*(?:[\[{]|\([^\S\u2029]*(?:(?i:see|cf\.?|source:?|via|per)[^\S\u2029]+)?[\[{]))")
+# What follows a quotation that a citation covers whole: "..." [C32], "..." (see [C72]).
+_CITED_AFTER = regex.compile(
+    r"[.,;:!?]?[^\S\u2029]*(?:[\[{]|\([^\S\u2029]*(?:(?i:see|cf\.?|source:?|via|per)[^\S\u2029]+)?[\[{])"
 )
 
 
@@ -209,23 +220,27 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _QUOTED.finditer(text)]
 
 
-def sentence_ends(text: str) -> list[int]:
+def sentence_ends(text: str, quotations: list[tuple[int, int]] | None = None) -> list[int]:
     """Offsets just past each sentence end in ``text``.
 
     Ends strictly inside a quotation that a marker group follows are dropped:
     the citation after the closing quote covers the whole quotation.
+    ``quotations`` are :func:`quoted_spans` of ``text`` when the caller has them.
     """
     ends = _ends(text)
-    if ends and ("[" in text or "{" in text) and quoted_spans(text):
-        inside = [(m.start() + 1, m.end()) for m in _QUOTED_CITED.finditer(text)]
-        if inside:
-            kept = []
-            i = 0
-            for end in ends:  # both lists ascend: one sweep
-                while i < len(inside) and inside[i][1] < end:
-                    i += 1
-                if i < len(inside) and inside[i][0] < end <= inside[i][1]:
-                    continue
-                kept.append(end)
-            ends = kept
+    if not ends or ("[" not in text and "{" not in text):
+        return ends
+    if quotations is None:
+        quotations = quoted_spans(text)
+    inside = [(start + 1, end) for start, end in quotations if _CITED_AFTER.match(text, end)]
+    if inside:
+        kept = []
+        i = 0
+        for end in ends:  # both lists ascend: one sweep
+            while i < len(inside) and inside[i][1] < end:
+                i += 1
+            if i < len(inside) and inside[i][0] < end <= inside[i][1]:
+                continue
+            kept.append(end)
+        ends = kept
     return ends
