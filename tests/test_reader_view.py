@@ -31,7 +31,7 @@ _RENDERER = MarkdownIt("commonmark").enable("table")
 # does not hide its digits).
 _RENDERER.add_render_rule("html_block", lambda self, tokens, idx, options, env: f"<qchtml>{tokens[idx].content}</qchtml>")
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
-_LOWER = regex.compile(r"[ \t]*\p{Ll}")
+_LOWER = regex.compile(r"[ \t\n]*\p{Ll}")
 _VOID = {"br", "hr", "img", "input", "wbr", "col", "area", "embed", "source", "track", "meta", "link", "base", "param"}
 _BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "pre", "blockquote", "div", "table", "ul", "ol", "hr", "br"}
 # Tags markdown itself renders; any other tag was written as raw HTML.
@@ -57,6 +57,8 @@ class _Visible(HTMLParser):
         self.lists: list[list[int]] = []
         self.pending: list[tuple[int, int]] = []  # (drawn, start)
         self.drawn: list[str] = []
+        self.table = 0  # inside a table, whitespace between cells is not shown
+        self.cell = 0
 
     def _settle(self, text: str) -> None:
         """Read a pending list number as the documented rule reads it (docs/reading-rules.md)."""
@@ -94,6 +96,10 @@ class _Visible(HTMLParser):
             self.blocks.append([])
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             self.headings.add(len(self.blocks) - 1)
+        if tag == "table" and not self.in_block:
+            self.table += 1
+        if tag in ("td", "th") and not self.in_block:
+            self.cell += 1
         if tag in ("td", "th"):
             # A cell boundary: no marker group crosses it (the grader's CELL_BREAK).
             self.blocks[-1].append((CELL_BREAK, False, False))
@@ -102,6 +108,10 @@ class _Visible(HTMLParser):
             self.code += 1
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "table" and self.table and not self.in_block:
+            self.table -= 1
+        if tag in ("td", "th") and self.cell and not self.in_block:
+            self.cell -= 1
         if tag == "li" and self.pending and not self.in_block:
             self._settle("")
         if tag in ("ol", "ul") and self.lists and not self.in_block:
@@ -120,6 +130,8 @@ class _Visible(HTMLParser):
             self.code -= 1
 
     def handle_data(self, data: str) -> None:
+        if self.table and not self.cell and not data.strip():
+            return  # the renderer's line breaks between rows and cells
         if self.pending and data.strip():  # an item may open with a raw HTML block
             self._settle(data.lstrip())
         raw = self.in_block or self.depth > 0 or self.inline_depth > 0

@@ -191,7 +191,8 @@ def may_show_lookalikes(text: str) -> bool:
         if run is None or lookalikes.isdisjoint(run.group()):
             continue
         before = run.start() - 1
-        if before < 0 or not (text[before].isalpha() or text[before] == "_"):
+        # A numeral may also start inside the run, after one of its separators ("e.g.IO%").
+        if before < 0 or not (text[before].isalpha() or text[before] == "_") or "." in run.group() or "," in run.group():
             return True
         if "." in run.group() or "," in run.group():
             return True  # a numeral may start inside the run, after a stop ("U.S.IO%" holds "S.IO%")
@@ -235,7 +236,7 @@ QUANTITY_WORDS = (
     "bn mn tn m k crore crores lakh lakhs times x fold units dollars euros pounds yen yuan"
 ).split()
 #: A quantity word (or percent or currency sign) ahead, after optional spaces.
-QUANTITY_START = regex.compile(r"[ \t\u00a0]*(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))")
+QUANTITY_START = regex.compile(r"[ \t\n\u00a0]*(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))")
 
 # Footnote references: CommonMark shows "[^label]" literally (qcgrade's
 # CommonMark has no footnotes), yet a reader still reads "[^1]" as a footnote

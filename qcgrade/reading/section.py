@@ -102,7 +102,6 @@ class Section:
         "_sentences",
         "_numerals",
         "_scan",
-        "_pattern",
     )
 
     text: str
@@ -118,7 +117,6 @@ class Section:
     _sentences: object  # tuple[Sentence, ...] once built
     _numerals: object  # tuple[Numeral, ...] once built
     _scan: str | None
-    _pattern: regex.Pattern[str] | None
 
     def __init__(self, text: str) -> None:
         doc = read_document(text)
@@ -149,7 +147,6 @@ class Section:
         setter(self, "_sentences", _UNSET)
         setter(self, "_numerals", _UNSET)
         setter(self, "_scan", scan[0])
-        setter(self, "_pattern", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Section is immutable; cannot set {name!r}")
@@ -207,14 +204,13 @@ class Section:
             # Markers blanked out: digits inside a marker never count.
             scan = _blank(self._folded, self._masks) if self._masks else self._folded
             object.__setattr__(self, "_scan", scan)
-        pattern = self._pattern
-        if pattern is None:  # the scan text may come ready from the TL;DR reading
-            pattern = numeral_pattern(scan)
-            object.__setattr__(self, "_pattern", pattern)
         digit = HAS_DIGIT.search(scan, start, end)
         if digit is None:
             return
         start = scan_start(scan, digit.start(), start)
+        # The cheapest pattern for just this stretch: a reward call on a mostly
+        # cited section scans little, and pays for little.
+        pattern = numeral_pattern(scan[start:end])
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible

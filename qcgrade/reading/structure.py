@@ -19,6 +19,7 @@ Two decisions about what a reader sees as a quantity (``docs/reading-rules.md``,
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from typing import NamedTuple
 
@@ -28,7 +29,12 @@ from markdown_it.token import Token
 from .document import Document
 from .numerals import QUANTITY_START as _QUANTITY_START
 
-_LOWER_START = regex.compile(r"[ \t\u00a0]*\p{Ll}")
+_LOWER_START = regex.compile(r"[ \t\n\u00a0]*\p{Ll}")
+
+
+# A line that may open an ordered list item (after container prefixes): a
+# superset of what markdown-it-py accepts, scanned by the stdlib engine.
+_ORDERED_MARKER = re.compile(r"(?m)^[ \t>*+\-0-9.)]*?[0-9]{1,9}[.)](?:[ \t]|$)")
 
 
 class DrawnNumber(NamedTuple):
@@ -42,9 +48,9 @@ class DrawnNumber(NamedTuple):
 
 def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
     """Ordered-list numbers a reader reads as quantities, at their markers in ``source``."""
+    if _ORDERED_MARKER.search(source) is None:
+        return []  # no line opens an ordered list item
     tokens = doc.tokens
-    if not any(t.type == "ordered_list_open" for t in tokens):
-        return []
     unit_tokens = [u.token_index for u in doc.units]
     text = doc.projection.text
     lines = doc.line_starts
