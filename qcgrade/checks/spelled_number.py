@@ -32,6 +32,8 @@ Passes::
 
     Revenue grew forty-two percent last year [E001].
     One of the two largest segments shrank.
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations
