@@ -11,9 +11,10 @@ from click.testing import CliRunner
 from helpers import FIXTURES
 from qcgrade import grade
 from qcgrade.auditing.corpus import CorpusItem, load_corpus
-from qcgrade.auditing.gate import GateResult, gate_steps, render_text, run_gate
+from qcgrade.auditing.gate import GateResult, gate_steps, run_gate
 from qcgrade.cli import main
 from qcgrade.injectors import DEFECTS, QC_INVISIBLE, QC_VISIBLE
+from qcgrade.render.gate import render_text
 from qcgrade.spans import jaccard
 
 CORPUS: list[CorpusItem] = load_corpus(FIXTURES)

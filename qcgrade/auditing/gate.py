@@ -30,7 +30,7 @@ skipped and listed). Per class it reports
   word inside an HTML comment). It is 0 when every natural place for a
   defect is caught (or, for an invisible class, missed).
 
-This module computes and formats; it prints nothing (the CLI does).
+This module computes; :mod:`qcgrade.render.gate` formats the table and the CLI prints it.
 """
 
 from __future__ import annotations
@@ -199,74 +199,3 @@ def _one(item: CorpusItem, defect: str, seed: int, row: ClassRow) -> None:
     row.jaccard_sum += jaccard([(f.start, f.end) for f in report.findings], injection.record.target_spans)
     replayed = load_record(injection.record.to_json())
     row.reverted += revert(injection.text, replayed) == item.section
-
-
-_HEADERS = (
-    "defect",
-    "QC",
-    "applied",
-    "n/a",
-    "flag rate",
-    "exact check",
-    "span jaccard",
-    "reverted",
-    "places",
-    "rejected",
-)
-
-
-def table_rows(result: GateResult) -> list[tuple[str, ...]]:
-    """The table's cells as text, one tuple per class (shared by every renderer)."""
-    return [
-        (
-            row.defect,
-            "visible" if row.visible else "invisible",
-            str(row.applied),
-            str(row.not_applicable),
-            _rate(row.flag_rate),
-            _rate(row.exact_check_rate),
-            _rate(row.mean_jaccard),
-            f"{row.reverted}/{row.applied}",
-            str(row.places),
-            f"{row.rejected}/{row.checked}",
-        )
-        for row in result.rows
-    ]
-
-
-def headline(result: GateResult) -> str:
-    """One line: what was injected into what."""
-    attempts = sum(row.applied + row.not_applicable for row in result.rows)
-    noun = "section" if result.sections == 1 else "sections"
-    return (
-        f"gate: {result.sections} clean {noun}, {len(result.skipped)} skipped, "
-        f"{result.seeds} seed(s), {attempts} injection attempts"
-    )
-
-
-def skipped_lines(result: GateResult) -> list[str]:
-    return [f"skipped {s.id}: fails before injection ({', '.join(s.checks)}; {s.findings} finding(s))" for s in result.skipped]
-
-
-def render_text(result: GateResult) -> str:
-    """The gate table as plain ASCII, for pipes and files."""
-    cells = [_HEADERS, *table_rows(result)]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(_HEADERS))]
-    numeric = range(2, len(_HEADERS))
-
-    def line(row: Sequence[str]) -> str:
-        parts = [cell.rjust(w) if i in numeric else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
-        return "| " + " | ".join(parts) + " |"
-
-    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
-    out = [headline(result), "", rule, line(_HEADERS), rule, *(line(r) for r in cells[1:]), rule]
-    out.extend(skipped_lines(result))
-    return "\n".join(out) + "\n"
-
-
-def headers() -> tuple[str, ...]:
-    return _HEADERS
-
-
-def _rate(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
