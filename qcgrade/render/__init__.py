@@ -1,17 +1,18 @@
 """Output formats. Each module has a pure ``render(results) -> str``.
 
 ``results`` is a sequence of :class:`~qcgrade.findings.Graded` (path plus
-report), so one call renders one section or a whole directory.
+report) and :class:`~qcgrade.findings.Ungraded` (path plus the reason it could
+not be graded), so one call renders one section or a whole directory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..findings import Graded
+from ..findings import Result
 from . import github, json_format, junit, sarif, text
 
-Renderer = Callable[[Sequence[Graded]], str]
+Renderer = Callable[[Sequence[Result]], str]
 
 RENDERERS: dict[str, Renderer] = {
     "text": text.render,
