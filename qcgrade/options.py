@@ -44,7 +44,9 @@ DEFAULT_HEDGES: tuple[str, ...] = (
 class Options:
     """How to grade.
 
-    ``select``/``ignore`` name checks; ``tier2`` adds the tier-2 disciplines;
+    ``select``/``ignore`` name checks (``select`` replaces the default tier-1
+    set); ``tier2`` adds the tier-2 disciplines, to the default set or to a
+    selection alike;
     ``coverage_floor`` of None means half the slice's cards, rounded up;
     ``allow_years`` exempts plain four-digit years (1900-2099) from
     ``bare_number`` (off by default: the paper asks for every numeral annotated).
