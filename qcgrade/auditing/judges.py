@@ -12,7 +12,13 @@ A judge answers one question per item: does this section pass? qcgrade accepts
   ``(bool, spans)`` pair, a dict shaped like the command's JSON output, a
   ``"PASS"``/``"FAIL"`` string, or a :class:`Verdict`;
 * ``"qcgrade"``: the built-in reference judge, qcgrade's own tier-1 grader,
-  whose spans are its findings' spans.
+  whose spans are its findings' spans;
+* ``"example"``: the bundled example judge (``qcgrade/auditing/example_judge.py``),
+  run as a command with the Python that runs qcgrade.
+
+In a command, a first word ``{python}`` stands for the Python that runs
+qcgrade (``sys.executable``), so ``"{python} my_judge.py"`` finds the same
+installed packages as qcgrade without activating its virtual environment.
 
 Anything else -- a non-zero exit, a timeout, unparseable output, an exception
 in a callable, a result of the wrong type -- raises :class:`JudgeError`. The
@@ -29,10 +35,12 @@ import os
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..errors import JudgeError
@@ -309,12 +317,35 @@ def _kill(proc: subprocess.Popen[bytes], posix: bool) -> None:
 
 
 REFERENCE = "qcgrade"
+EXAMPLE = "example"
+PYTHON = "{python}"
+
+
+def example_command() -> list[str]:
+    """The bundled example judge as an argv: this Python running the file (no qcgrade import per call)."""
+    return [sys.executable, str(Path(__file__).with_name("example_judge.py"))]
+
+
+def command_argv(command: str) -> list[str]:
+    """A judge command line as an argv: ``example`` expanded, a leading ``{python}`` made ``sys.executable``.
+
+    Raises ``ValueError`` for unbalanced quoting or an empty command.
+    """
+    if command.strip() == EXAMPLE:
+        return example_command()
+    argv = shlex.split(command)
+    if not argv:
+        raise ValueError("empty judge command")
+    if argv[0] == PYTHON:
+        argv[0] = sys.executable
+    return argv
 
 
 def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None = None) -> Judge:
     """A :class:`Judge` from what a user passes.
 
-    ``"qcgrade"`` is the reference judge; any other string is a command line;
+    ``"qcgrade"`` is the reference judge; ``"example"`` the bundled example
+    judge; any other string is a command line (see :func:`command_argv`);
     a list/tuple of strings is an argv; a callable is a Python judge; a
     :class:`Judge` is used as is.
     """
@@ -323,9 +354,13 @@ def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None 
     if isinstance(spec, str):
         if spec.strip() == REFERENCE:
             return ReferenceJudge()
-        argv = shlex.split(spec)
-        if not argv:
-            raise ValueError("empty judge command")
+        if spec.strip() == EXAMPLE:
+            # A fixed identity: the cache key must not depend on where the venv lives.
+            return CommandJudge(example_command(), timeout, identity or "qcgrade example judge")
+        argv = command_argv(spec)
+        if identity is None and spec.split()[0] == PYTHON:
+            # Named as written, so the cache key does not depend on where the venv lives.
+            identity = " ".join(spec.split())
         return CommandJudge(argv, timeout, identity)
     if isinstance(spec, (list, tuple)) and spec and all(isinstance(a, str) for a in spec):
         return CommandJudge(spec, timeout, identity)

@@ -30,14 +30,14 @@ from .progress import progress_bar
 
 def _check_command(command: str) -> None:
     """Fail fast on a judge that cannot start, rather than once per item."""
-    import shlex
+    from ..auditing.judges import command_argv
 
+    if not command.strip():
+        raise InputError("--judge: empty command")
     try:
-        argv = shlex.split(command)
+        argv = command_argv(command)
     except ValueError as exc:  # shlex's way of saying the quoting is unbalanced
         raise InputError(f"--judge: cannot parse command: {exc}") from None
-    if not argv:
-        raise InputError("--judge: empty command")
     program = argv[0]
     if os.sep in program or (os.altsep and os.altsep in program):
         if not Path(program).is_file():
@@ -68,7 +68,10 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     "judge_spec",
     required=True,
     metavar="COMMAND",
-    help="Judge command (JSON on stdin, PASS/FAIL or JSON on stdout), or 'qcgrade' for the reference grader.",
+    help=(
+        "Judge command (JSON on stdin, PASS/FAIL or JSON on stdout; a first word {python} is the Python "
+        "running qcgrade), 'qcgrade' for the reference grader, or 'example' for the bundled example judge."
+    ),
 )
 @click.option("--corpus", "old_corpus", type=click.Path(path_type=Path), hidden=True)
 @click.option(
