@@ -100,7 +100,18 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
     items = build_items(corpus_entries(corpus), (0,)).items
     odd = sorted(i.id for i in items if len(i.text) % 2 == 1)
     assert 0 < len(odd) < len(items)  # the fixture mix exercises both paths
-    data = cli_json("audit", "--judge", _judge("flaky.py", str(tmp_path / "state")), str(corpus), "--retries", "1", "--jobs", "3")
+    data = cli_json(
+        "audit",
+        "--judge",
+        _judge("flaky.py", str(tmp_path / "state")),
+        str(corpus),
+        "--retries",
+        "1",
+        "--jobs",
+        "3",
+        "--fail-fast",
+        "0",
+    )
     assert sorted(e["id"] for e in data["judge_errors"]) == odd
     assert all(e["attempts"] == 2 and e["error"] == "exited with status 7: model overloaded" for e in data["judge_errors"])
     assert data["counts"] == {
@@ -125,6 +136,8 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
         _judge("flaky.py", str(tmp_path / "fresh")),
         str(corpus),
         "--retries",
+        "0",
+        "--fail-fast",
         "0",
         "--format",
         "json",
@@ -259,6 +272,8 @@ def test_timeouts_through_the_cli(tmp_path: Path) -> None:
         "0",
         "--jobs",
         "2",
+        "--fail-fast",
+        "0",  # judge every item: this test reads the report of timeouts
         "--format",
         "json",
     )

@@ -280,15 +280,17 @@ class CommandJudge(Judge):
         finally:
             with self._lock:
                 self._live.discard(proc)
+        stderr = stderr_tail(err)
         if proc.returncode != 0:
-            tail = err.decode("utf-8", "replace").strip().splitlines()
-            detail = f": {_one_line(tail[-1])}" if tail else ""
-            raise JudgeError(f"exited with status {proc.returncode}{detail}")
+            last = stderr.splitlines()[-1:] if stderr else []
+            detail = f": {_one_line(last[0])}" if last else ""
+            raise JudgeError(f"exited with status {proc.returncode}{detail}", stderr)
         try:
-            text = out.decode("utf-8")
+            return parse_output(out.decode("utf-8"))
         except UnicodeDecodeError:
-            raise JudgeError("output is not UTF-8") from None
-        return parse_output(text)
+            raise JudgeError("output is not UTF-8", stderr) from None
+        except JudgeError as exc:  # what it wrote on stderr may say why its output is wrong
+            raise JudgeError(str(exc), stderr) from None
 
     def abort(self) -> None:
         """Kill every judge process still running (their threads then return)."""
@@ -296,6 +298,20 @@ class CommandJudge(Judge):
             live = list(self._live)
         for proc in live:
             _signal(proc, os.name == "posix")
+
+
+#: How much of a judge's standard error is kept for the person reading the error.
+STDERR_LINES, STDERR_BYTES = 20, 2048
+
+
+def stderr_tail(raw: bytes) -> str:
+    """The end of a judge's standard error: its last 20 lines, and at most about 2 KB of them."""
+    lines = raw.decode("utf-8", "replace").rstrip().splitlines()[-STDERR_LINES:]
+    while len(lines) > 1 and sum(len(line) + 1 for line in lines) > STDERR_BYTES:
+        lines.pop(0)
+    if lines and len(lines[0]) > STDERR_BYTES:
+        lines[0] = "..." + lines[0][-STDERR_BYTES:]
+    return "\n".join(lines)
 
 
 def _signal(proc: subprocess.Popen[bytes], posix: bool) -> None:

@@ -65,9 +65,12 @@ async def audit_async(
     delta: float = 0.01,
     on_items: Callable[[ItemSet], None] | None = None,
     on_outcome: Callable[[int, Outcome], None] | None = None,
+    fail_fast: int = 5,
 ) -> AuditReport:
     """The coroutine behind :func:`audit`, for callers already inside an event loop."""
     _check(tau, jobs, retries, timeout)
+    if isinstance(fail_fast, bool) or not isinstance(fail_fast, int) or fail_fast < 0:
+        raise ValueError(f"fail_fast must be an integer >= 0, got {fail_fast!r}")
     chosen_seeds = seed_list(seeds)
     the_judge = make_judge(judge, timeout=timeout, identity=identity)
     item_set = build_items(corpus_entries(corpus), chosen_seeds, defects)
@@ -81,6 +84,7 @@ async def audit_async(
         retries=retries,
         cache=VerdictCache(cache) if cache is not None else None,
         on_outcome=on_outcome,
+        fail_fast=fail_fast,
     )
     return measure(item_set, outcomes, judge=the_judge.identity, tau=tau, seeds=chosen_seeds, n_min=n_min, cap=cap, delta=delta)
 
@@ -99,8 +103,10 @@ def audit(judge: Any, corpus: Any, **options: Any) -> AuditReport:
     (0.10), ``jobs`` (1), ``retries`` (1), ``timeout`` (60 s; commands and
     async callables), ``cache`` (directory; resumes an interrupted audit),
     ``defects`` (subset of classes), ``identity`` (judge name for reports and
-    the cache key), ``n_min``/``cap``/``delta`` (Prop. 1' terms), and the
-    progress hooks ``on_items``/``on_outcome``.
+    the cache key), ``n_min``/``cap``/``delta`` (Prop. 1' terms), the
+    progress hooks ``on_items``/``on_outcome``, and ``fail_fast`` (5): raise
+    :class:`~qcgrade.errors.JudgeUnusable` when the judge's first that many
+    calls all fail (0: judge every item whatever happens).
 
     Safe to call with an event loop already running in this thread (e.g. a
     notebook): the audit then runs its own loop on a helper thread.

@@ -4,9 +4,10 @@ Thin: parse and validate options (bad values are one-line errors, exit 2),
 call :mod:`qcgrade.auditing` / :mod:`qcgrade.curator`, render through
 :mod:`qcgrade.render`. The progress bar goes to stderr on terminals only.
 
-Exit codes: 0 when the report is printed; 2 for bad input, and also after
-printing the report when not one judge call succeeded (its rates and verdict
-then say nothing about the judge).
+Exit codes: 0 when the report is printed; 2 for bad input, when the judge's
+first ``--fail-fast`` calls all failed (no report: the judge's own standard
+error instead), and after printing the report when not one judge call
+succeeded (its rates and verdict then say nothing about the judge).
 """
 
 from __future__ import annotations
@@ -14,17 +15,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, JudgeUnusable
 from ..files import read_bytes
 from ..injectors import DEFECTS
-from .app import friendly
+from .app import EXIT_BAD_INPUT, friendly
 from .options import POSITIVE_SECONDS, RATE, choose, count, deprecated, jobs_option, output_option
-from .output import check_writable, write_output, write_rendered
+from .output import check_writable, echo_error, write_output, write_rendered
 from .progress import progress_bar
 
 
@@ -87,6 +89,14 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     "--timeout", type=POSITIVE_SECONDS, default=60.0, show_default=True, help="Seconds per judge call before it is killed."
 )
 @click.option("--retries", type=count(0), default=1, show_default=True, help="Retries after a judge error.")
+@click.option(
+    "--fail-fast",
+    type=count(0),
+    default=5,
+    show_default=True,
+    metavar="N",
+    help="Stop (exit 2, with the judge's stderr) when its first N calls all fail; 0: judge every item anyway.",
+)
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
 @click.option("--defects", help="Comma-separated defect classes (default: all seven).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -108,6 +118,7 @@ def audit(
     jobs: int,
     timeout: float,
     retries: int,
+    fail_fast: int,
     cache_dir: Path | None,
     defects: str | None,
     fmt: str,
@@ -133,7 +144,10 @@ def audit(
     check_writable(html_path, "--html")
     check_writable(output, "--output")
     chosen = choose("--defects", defects, DEFECTS, "defect class")
-    report = _run(judge_spec, corpus_path, seeds, tau, jobs, timeout, retries, cache_dir, chosen)
+    try:
+        report = _run(judge_spec, corpus_path, seeds, tau, jobs, timeout, retries, fail_fast, cache_dir, chosen)
+    except JudgeUnusable as exc:
+        _stopped(exc, fail_fast)
     if not report.items and not report.skipped:
         raise InputError(f"{corpus_path}: no sections in the corpus")
     if html_path is not None:
@@ -165,6 +179,7 @@ def _run(
     jobs: int,
     timeout: float,
     retries: int,
+    fail_fast: int,
     cache_dir: Path | None,
     defects: list[str] | None,
 ) -> Any:
@@ -179,11 +194,25 @@ def _run(
             jobs=jobs,
             timeout=timeout,
             retries=retries,
+            fail_fast=fail_fast,
             cache=cache_dir,
             defects=defects,
             on_items=(lambda item_set: advance(0, total=len(item_set.items))) if advance else None,
             on_outcome=(lambda _index, _outcome: advance(1)) if advance else None,
         )
+
+
+def _stopped(exc: JudgeUnusable, fail_fast: int) -> NoReturn:
+    """The judge never worked: say so with its own words, exit 2, print no report of nothing."""
+    echo_error(f"qcgrade: error: --judge: {exc} (--fail-fast {fail_fast}; 0 judges every item anyway)")
+    if exc.stderr:
+        lines = exc.stderr.splitlines()
+        echo_error(f"the judge's standard error (last {len(lines)} line{'s' if len(lines) != 1 else ''}):")
+        for line in lines:
+            echo_error(f"    {line}")
+    else:
+        echo_error("the judge wrote nothing on its standard error")
+    sys.exit(EXIT_BAD_INPUT)
 
 
 @click.command(name="simulate")
