@@ -216,8 +216,8 @@ def _stopped(exc: JudgeUnusable, fail_fast: int) -> NoReturn:
 
 
 @click.command(name="simulate")
-@click.option("--rho-fp", type=RATE, default=0.0, show_default=True, help="False-pass rate of the judge channel.")
-@click.option("--rho-pf", type=RATE, default=0.0, show_default=True, help="False-fail rate of the judge channel.")
+@click.option("--rho-fp", type=RATE, help="False-pass rate of the judge channel (default: the audit's, else 0).")
+@click.option("--rho-pf", type=RATE, help="False-fail rate of the judge channel (default: the audit's, else 0).")
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Retirement margin: retire when 2p - 1 <= -tau.")
 @click.option("--n-min", type=count(0), default=24, show_default=True, help="Trials before a skill may be retired.")
 @click.option("--cap", type=count(1), default=12, show_default=True, help="Most active skills; extra ones are evicted.")
@@ -240,8 +240,8 @@ def _stopped(exc: JudgeUnusable, fail_fast: int) -> NoReturn:
 )
 @friendly
 def simulate_command(
-    rho_fp: float,
-    rho_pf: float,
+    rho_fp: float | None,
+    rho_pf: float | None,
     tau: float,
     n_min: int,
     cap: int,
@@ -261,11 +261,14 @@ def simulate_command(
     check_writable(html_path, "--html")
     check_writable(output, "--output")
     params: dict[str, Any] = {"tau": tau, "n_min": n_min, "cap": cap, "rounds": rounds, "tasks_per_round": tasks_per_round}
+    point = judge_point_from_audit(read_bytes(audit_path), str(audit_path)) if audit_path is not None else None
+    # With an audit, the curator runs with the measured judge unless a rate is given explicitly.
+    if rho_fp is None:
+        rho_fp = point.rho_fp if point is not None else 0.0
+    if rho_pf is None:
+        rho_pf = point.rho_pf if point is not None else 0.0
     result = simulate(rho_fp=rho_fp, rho_pf=rho_pf, seed=seed, **params)
-    sweep = None
-    if audit_path is not None:
-        point = judge_point_from_audit(read_bytes(audit_path), str(audit_path))
-        sweep = retirement_curve(rho_pf=rho_pf, judge=point, **params)
+    sweep = retirement_curve(rho_pf=rho_pf, judge=point, **params) if point is not None else None
     if html_path is not None:
         from ..render.audit_html import simulation_page
 
