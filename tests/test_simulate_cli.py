@@ -103,14 +103,14 @@ def test_audit_from_a_real_audit_report(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert f"judge qcgrade 0.1.0 tier-1 grader: rho_fp {report['rho_fp']:.3f}" in result.stdout
     page = html.read_text(encoding="utf-8")
-    assert page.count("<svg") == 2 and "Measured judge" in page and "<script" not in page
+    assert page.count('<svg class="chart"') == 2 and "Measured judge" in page and "<script" not in page
 
 
 def test_html_without_audit(tmp_path: Path) -> None:
     html = tmp_path / "sim.html"
     assert run("--rounds", "3", "--tasks-per-round", "100", "--html", str(html)).exit_code == 0
     page = html.read_text(encoding="utf-8")
-    assert page.count("<svg") == 1 and "Curation activity per round" in page
+    assert page.count('<svg class="chart"') == 1 and "Curation activity per round" in page
 
 
 @pytest.mark.parametrize(
