@@ -26,8 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rapidfuzz import process
-
 from .checks import CHECK_NAMES
 from .errors import ConfigError
 from .files import decode, read_bytes
@@ -39,7 +37,7 @@ else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
 #: Every key a configuration may set, in the order ``qcgrade config`` prints them.
-CONFIG_KEYS: tuple[str, ...] = ("select", "ignore", "tier2", "hedge_words", "coverage_floor", "allow_years")
+CONFIG_KEYS: tuple[str, ...] = ("select", "ignore", "tier2", "hedge_words", "coverage_floor", "allow_years", "grounding")
 
 PYPROJECT, QCGRADE_TOML = "pyproject.toml", "qcgrade.toml"
 
@@ -112,7 +110,7 @@ def parse_settings(table: Mapping[str, Any], where: str = "<config>") -> Options
             raise ConfigError(f"{where}: select: must name at least one check (an empty selection passes everything)")
     if "ignore" in table:
         changes["ignore"] = frozenset(_check_names(table["ignore"], where, "ignore"))
-    for key in ("tier2", "allow_years"):
+    for key in ("tier2", "allow_years", "grounding"):
         if key in table:
             changes[key] = _boolean(table[key], where, key)
     if "hedge_words" in table:
@@ -131,6 +129,7 @@ def effective_settings(options: Options) -> dict[str, Any]:
         "hedge_words": list(options.hedge_words),
         "coverage_floor": options.coverage_floor,
         "allow_years": options.allow_years,
+        "grounding": options.grounding,
     }
 
 
@@ -158,6 +157,8 @@ def _tool_table(document: Mapping[str, Any], path: Path) -> dict[str, Any] | Non
 
 def did_you_mean(word: str, choices: tuple[str, ...]) -> str:
     """`` (did you mean 'x'?)`` for the closest choice, or nothing when none is close."""
+    from rapidfuzz import process  # only on the error path: keeps start-up short
+
     best = process.extractOne(word, choices, score_cutoff=70)
     return f" (did you mean {best[0]!r}?)" if best else ""
 

@@ -10,7 +10,8 @@ the problem.
 
     QcgradeError
     ├── InputError            a file, row or value qcgrade cannot read or use
-    │   └── ConfigError       a bad qcgrade.toml / [tool.qcgrade] table
+    │   ├── ConfigError       a bad qcgrade.toml / [tool.qcgrade] table
+    │   └── RowError          a JSON Lines row that cannot be used (batch, corpus)
     ├── SliceError            an evidence slice that does not validate
     ├── UnknownCheckError     a check name qcgrade does not have
     ├── UnknownDefectError    a defect class name qcgrade does not have
@@ -46,6 +47,21 @@ class InputError(QcgradeError):
 
 class ConfigError(InputError):
     """A configuration that cannot be used: ``<file>: <key>: <problem>``."""
+
+
+class RowError(InputError, ValueError):
+    """A JSON Lines row that cannot be used: ``field: problem``, without file or line.
+
+    ``id`` is the row's id when it was read before the problem was found, so
+    an error record can still say which row it was.
+    """
+
+    def __init__(self, message: str, id: str | int | None = None) -> None:
+        super().__init__(message)
+        self.id = id
+
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable, for worker processes
+        return (type(self), (str(self), self.id))
 
 
 class SliceError(QcgradeError, ValueError):
@@ -147,6 +163,7 @@ __all__ = [
     "QcgradeError",
     "RecordError",
     "RevertError",
+    "RowError",
     "SectionFailure",
     "SliceError",
     "UncleanSection",

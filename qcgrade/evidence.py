@@ -98,6 +98,10 @@ class EvidenceSlice(_Strict):
         return None
 
 
+#: A slice in any form qcgrade accepts: the model, a dict, or JSON text (str or bytes).
+SliceLike = EvidenceSlice | dict[str, Any] | str | bytes
+
+
 def _reject_duplicates(values: list[str], what: str) -> None:
     seen: set[str] = set()
     for value in values:
@@ -139,7 +143,7 @@ _CACHE_SIZE = 256
 _cache: OrderedDict[str, EvidenceSlice] = OrderedDict()
 
 
-def load_slice(data: EvidenceSlice | dict[str, Any] | str | bytes) -> EvidenceSlice:
+def load_slice(data: SliceLike) -> EvidenceSlice:
     """Validate a slice given as a model, a dict or JSON text.
 
     A slice already seen (same content) is not validated again: reward loops
@@ -192,3 +196,49 @@ def _validate(parsed: Any) -> EvidenceSlice:
         raise SliceError(describe_validation_error(exc)) from None
     except (RecursionError, ValueError) as exc:
         raise SliceError(f"<root>: cannot be read as a slice: {type(exc).__name__}") from None
+
+
+#: Nesting deeper than any valid slice; anything deeper is left for validation to reject.
+_MAX_DEPTH = 8
+
+
+def slice_from_value(value: Any) -> EvidenceSlice:
+    """A validated slice from a dataset value: a dict, JSON text, an EvidenceSlice, or Arrow/numpy data.
+
+    For the trainer adapters and the Ray grader, whose slices come out of
+    dataset columns. The common case costs one :func:`load_slice` call (a
+    cache hit for a slice seen before). Only a dict that fails validation is
+    cleaned and tried again: Arrow-backed datasets (Hugging Face ``datasets``,
+    parquet, Ray Data) give every row of a struct column every field seen in
+    any row, filling the missing ones with ``None``, and may hand lists over
+    as numpy arrays. A ``None`` field is dropped, so the field's default
+    applies. Raises :class:`SliceError`.
+    """
+    if value is None:
+        raise SliceError("no slice")
+    if isinstance(value, (EvidenceSlice, str, bytes, dict)):
+        try:
+            return load_slice(value)
+        except SliceError:
+            if not isinstance(value, dict):
+                raise
+            # Slow path, taken only by a dict that failed: the retry's error,
+            # if any, describes the data as it will be graded.
+            return load_slice(_plain(value, 0))
+    cleaned = _plain(value, 0)
+    if isinstance(cleaned, dict):
+        return load_slice(cleaned)
+    raise SliceError(f"expected a slice as dict, JSON text or EvidenceSlice, got {type(value).__name__}")
+
+
+def _plain(value: Any, depth: int) -> Any:
+    """Plain JSON-like data: mappings without ``None`` values, sequences as lists."""
+    if depth > _MAX_DEPTH:
+        return value
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if hasattr(value, "items") and callable(value.items):
+        return {str(k): _plain(v, depth + 1) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, depth + 1) for v in value]
+    return value

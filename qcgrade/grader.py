@@ -8,7 +8,7 @@ from typing import Any
 
 from .checks import CHECKS, Check
 from .errors import UnknownCheckError
-from .evidence import EvidenceSlice, load_slice
+from .evidence import SliceLike, load_slice
 from .findings import Finding, Report
 from .options import Options
 from .reading.section import parse_section
@@ -29,7 +29,7 @@ def active_checks(options: Options) -> tuple[Check, ...]:
             raise UnknownCheckError(f"unknown check {name!r}; known checks: {', '.join(sorted(known))}")
     chosen = []
     for check in CHECKS:
-        if options.tier2 and check.tier == 2:
+        if (check.tier == 2 and options.tier2) or (check.tier == 3 and options.grounding):
             wanted = True
         elif options.select is not None:
             wanted = check.name in options.select
@@ -42,16 +42,18 @@ def active_checks(options: Options) -> tuple[Check, ...]:
 
 def grade(
     text: str,
-    slice: EvidenceSlice | dict[str, Any] | str | bytes,
+    slice: SliceLike,
     options: Options | Mapping[str, Any] | None = None,
     *,
     tier2: bool | None = None,
+    grounding: bool | None = None,
 ) -> Report:
     """Grade one composed section against its evidence slice.
 
     ``slice`` may be an :class:`EvidenceSlice`, a plain dict or JSON text; a
     slice seen before is not validated again. ``tier2`` overrides
-    ``options.tier2``. Raises :class:`~qcgrade.evidence.SliceError` for a bad
+    ``options.tier2`` and ``grounding`` overrides ``options.grounding``
+    (tier 3: citing sentences compared with their cards). Raises :class:`~qcgrade.evidence.SliceError` for a bad
     slice and ``TypeError`` when ``text`` is not a string.
     """
     if not isinstance(text, str):
@@ -60,6 +62,8 @@ def grade(
     opts = Options.coerce(options)
     if tier2 is not None and tier2 != opts.tier2:
         opts = opts.with_(tier2=tier2)
+    if grounding is not None and grounding != opts.grounding:
+        opts = opts.with_(grounding=grounding)
     checks = active_checks(opts)
     if not checks:
         # Grading with no check would pass everything: never a silent pass.

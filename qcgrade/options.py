@@ -49,7 +49,10 @@ class Options:
     selection alike;
     ``coverage_floor`` of None means half the slice's cards, rounded up;
     ``allow_years`` exempts plain four-digit years (1900-2099) from
-    ``bare_number`` (off by default: the paper asks for every numeral annotated).
+    ``bare_number`` (off by default: the paper asks for every numeral annotated)
+    and from ``value_mismatch``; ``grounding`` adds the tier-3 checks that
+    compare citing sentences with their cards (off by default: the paper's
+    reward is tier 1).
     """
 
     tier2: bool = False
@@ -58,6 +61,7 @@ class Options:
     hedge_words: tuple[str, ...] = DEFAULT_HEDGES
     coverage_floor: int | None = None
     allow_years: bool = False
+    grounding: bool = False
 
     def __post_init__(self) -> None:
         # Normalise so that options built from lists, sets or one string stay
@@ -69,7 +73,7 @@ class Options:
         floor = self.coverage_floor
         if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int) or floor < 0):
             raise ValueError(f"coverage_floor must be a non-negative integer, got {floor!r}")
-        for name in ("tier2", "allow_years"):
+        for name in ("tier2", "allow_years", "grounding"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
 

@@ -14,7 +14,7 @@ from qcgrade.auditing.corpus import CorpusItem, load_corpus
 from qcgrade.auditing.gate import GateResult, run_gate
 from qcgrade.cli import main
 from qcgrade.injectors import DEFECTS, QC_INVISIBLE
-from qcgrade.render.gate import HEADERS, LEGEND, render_text, rich_table
+from qcgrade.render.gate import GROUNDING_HEADERS, GROUNDING_LEGEND, HEADERS, LEGEND, render_text, rich_table
 
 CORPUS = load_corpus(FIXTURES / "cloudmeadow-saas")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -55,3 +55,15 @@ def test_the_cli_table_on_a_terminal_has_colour_and_the_piped_words() -> None:
     assert piped.exit_code == coloured.exit_code == 0
     assert "\x1b[" in coloured.stdout and "\x1b[" not in piped.stdout
     assert ANSI.sub("", coloured.stdout).replace("─", "-") == piped.stdout
+
+
+def test_grounding_columns_are_the_same_on_a_terminal_and_in_a_pipe_even_past_80_columns() -> None:
+    result = run_gate(CORPUS[:2], 1, grounding=True)
+    text = render_text(result)
+    header = text.splitlines()[2]
+    positions = [header.index(name) for name in (*HEADERS, *GROUNDING_HEADERS)]
+    assert positions == sorted(positions) and header.endswith(GROUNDING_HEADERS[-1])
+    for line in GROUNDING_LEGEND:
+        assert line in text.splitlines()
+    # Wider than 80 columns: the terminal gets every column whole, not a squeezed or dropped one.
+    assert terminal_text(result, 80).replace("─", "-") == text

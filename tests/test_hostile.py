@@ -18,9 +18,9 @@ SLICE = json.loads((CASES / "slice.json").read_text(encoding="utf-8"))
 CLEAN = (FIXTURES / "voltaris-cells" / "s1.md").read_text(encoding="utf-8")
 
 
-def _timed(text: str) -> float:
+def _timed(text: str, grounding: bool = False) -> float:
     start = time.perf_counter()
-    report = grade(text, SLICE, tier2=True)
+    report = grade(text, SLICE, tier2=True, grounding=grounding)
     elapsed = time.perf_counter() - start
     assert report.checks_run  # a verdict, not an exception
     return elapsed
@@ -72,3 +72,29 @@ def test_cost_grows_linearly(unit: str) -> None:
 
 def _best_of(text: str, rounds: int = 3) -> float:
     return min(_timed(text) for _ in range(rounds))
+
+
+# Grounding (tier 3) reads citing sentences closely: the same bounds must hold.
+GROUNDING_HOSTILE = {
+    "20k citing sentences": lambda: "Revenue rose 30% to $1.2 B [E001]. " * 20_000,
+    "one sentence, 50k numerals": lambda: "31% " * 50_000 + "[E001].",
+    "one sentence, 50k direction words": lambda: "fell " * 50_000 + "30% [E001].",
+    "50k negations": lambda: "did not " * 50_000 + "rise 30% [E001].",
+    "50k citation groups": lambda: "rose 30% [E001] " * 50_000 + ".",
+    "long digit run cited": lambda: "9" * 200_000 + " [E001].",
+    "100k versus": lambda: "30% versus " * 30_000 + "[E001].",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GROUNDING_HOSTILE))
+def test_grounding_hostile_input_gets_a_verdict_in_seconds(name: str) -> None:
+    assert _timed(GROUNDING_HOSTILE[name](), grounding=True) < 30.0
+
+
+@pytest.mark.parametrize(
+    "unit", ["Revenue fell 31% to $1.3 B [E001]. ", "fell 31% ", "did not rise ", "rose 30% [E001] ", "30% versus 9% [E004], "]
+)
+def test_grounding_cost_grows_linearly(unit: str) -> None:
+    small = min(_timed(unit * 5_000, grounding=True) for _ in range(3))
+    large = min(_timed(unit * 20_000, grounding=True) for _ in range(3))
+    assert large / small < 8.0, (unit, small, large)

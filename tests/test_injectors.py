@@ -27,6 +27,7 @@ from qcgrade.checks import TIER1
 from qcgrade.injectors import (
     DEFECTS,
     EXPECTED_CHECK,
+    EXTENDED_DEFECTS,
     INJECTORS,
     QC_INVISIBLE,
     QC_VISIBLE,
@@ -89,7 +90,9 @@ def test_the_seven_names_are_stable_and_in_order() -> None:
         "number_swap",
     )
     assert QC_VISIBLE == DEFECTS[:5] and QC_INVISIBLE == DEFECTS[5:]
-    assert get_args(DefectName) == DEFECTS
+    # The record format knows the extended classes too; the paper's seven come first.
+    assert get_args(DefectName) == EXTENDED_DEFECTS
+    assert EXTENDED_DEFECTS == (*DEFECTS, "citation_swap")
 
 
 def test_each_visible_class_mirrors_its_tier1_check() -> None:

@@ -147,3 +147,69 @@ def test_numerals_outside_matches_the_full_list(text: str, skip: set[int]) -> No
     lazy = list(parse_section(text).numerals_outside(skip))
     full = [n for n in parse_section(text).numerals if n.sentence not in skip]
     assert lazy == full
+
+
+# Grounding (tier 3): the same properties with the grounding checks on.
+GROUNDED = Options(tier2=True, grounding=True)
+_grounding_words = st.lists(
+    st.sampled_from(
+        [
+            "Revenue ",
+            "margin ",
+            "rose ",
+            "fell ",
+            "did not ",
+            "no longer ",
+            "up ",
+            "down ",
+            "higher ",
+            "versus ",
+            "to ",
+            "from ",
+            "30% ",
+            "31% ",
+            "$1.2 B ",
+            "1,200 million ",
+            "per cent ",
+            "13 bp ",
+            "(4.5) ",
+            "٣٠% ",
+            "[E001]",
+            "[E003]",
+            "[E004, E001]",
+            "{m_rev}",
+            ", ",
+            "; ",
+            ". ",
+            "| ",
+            "\n",
+        ]
+    ),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_texts, _grounding_words))
+def test_grounding_spans_are_honest_and_deterministic(text: str) -> None:
+    from qcgrade.checks import GROUNDING
+
+    report = grade(text, SLICE, GROUNDED)
+    again = grade(text, SLICE, GROUNDED)
+    assert report.to_dict() == again.to_dict()
+    plain = grade(text, SLICE, ALL_CHECKS)
+    # Grounding only ever adds findings: tier 1 and 2 verdicts are untouched.
+    assert [f for f in report.findings if f.check not in GROUNDING] == list(plain.findings)
+    for finding in report.findings:
+        if finding.check not in GROUNDING:
+            continue
+        span = text[finding.start : finding.end]
+        assert span and not span[0].isspace() and not span[-1].isspace(), (finding, span)
+        assert finding.related is not None
+        # The span is the numeral (or word) the message names, as the reader
+        # sees it: the source may spell it with markup or an entity ("&#50;").
+        named = (
+            finding.message.split(" is not")[0] if finding.check == "value_mismatch" else finding.message.split(" contradicts")[0]
+        )
+        shown_as_written = named in (span, repr(span))
+        assert shown_as_written or any(ch in span for ch in "&\\*_`<\u200b"), (finding, span)

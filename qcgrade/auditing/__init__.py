@@ -11,7 +11,8 @@ cliff ``(1 - tau)/2`` it sits on.
 (0.0, 'safe')
 
 Modules: :mod:`.judges` (the judge protocol), :mod:`.runner` (concurrency,
-retries), :mod:`.cache`, :mod:`.items` (ground truth by injection),
+retries), :mod:`.cache`, :mod:`.ground_truth` (clean sections and injected
+defects: the loop the audit's :mod:`.items` and the :mod:`.gate` share),
 :mod:`.measure` (rates and verdict), :mod:`.report`, :mod:`.text`,
 :mod:`.html` and :mod:`.svg` (output), :mod:`.curve` (the simulated curator).
 """

@@ -30,7 +30,19 @@ skipped and listed). Per class it reports
   word inside an HTML comment). It is 0 when every natural place for a
   defect is caught (or, for an invisible class, missed).
 
-This module computes; :mod:`qcgrade.render.gate` formats the table and the CLI prints it.
+With ``grounding=True`` every injected section is graded a second time
+with the tier-3 grounding checks added, and each row gains
+``grounding_flag_rate``, ``grounding_exact_check_rate`` (visible classes:
+still exactly their own check) and ``grounding_jaccard`` (the mean Jaccard
+of the grounding findings alone against the targets, over the injections
+they flag). Clean sections that raise a grounding finding before any
+injection are listed as ``grounding_false_alarms``.
+
+
+The sections and injections come from :func:`.ground_truth.ground_truth`, the
+same loop that builds the audit's items: the gate is an audit whose judge is
+qcgrade itself. This module only computes: :mod:`qcgrade.render.gate` formats
+a :class:`GateResult` and the CLI prints it.
 """
 
 from __future__ import annotations
@@ -39,21 +51,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..checks import GROUNDING
 from ..grader import grade
-from ..injectors import (
-    DEFECTS,
-    EXPECTED_CHECK,
-    NotApplicable,
-    candidate_sites,
-    inject,
-    injector_for,
-    load_record,
-    revert,
-    verify,
-)
+from ..injectors import DEFECTS, EXPECTED_CHECK, Injection, candidate_sites, injector_for, load_record, revert, verify
 from ..reading.section import parse_section
 from ..spans import jaccard
 from .corpus import CorpusItem
+from .ground_truth import CleanSection, Inapplicable, Skipped, Trial, ground_truth
 
 Progress = Callable[[int], None]
 
@@ -76,6 +80,12 @@ class ClassRow:
     places: int = 0
     checked: int = 0
     rejected: int = 0
+    # With grounding (tier 1 + tier 3), counted over the same injections.
+    grounding: bool = False
+    g_flagged: int = 0
+    g_exact: int = 0
+    g_hit: int = 0  # injections where a grounding check fired
+    g_jaccard_sum: float = 0.0
 
     @property
     def visible(self) -> bool:
@@ -93,6 +103,18 @@ class ClassRow:
     def mean_jaccard(self) -> float | None:
         return self.jaccard_sum / self.applied if self.applied else None
 
+    @property
+    def grounding_flag_rate(self) -> float | None:
+        return self.g_flagged / self.applied if self.applied and self.grounding else None
+
+    @property
+    def grounding_exact_check_rate(self) -> float | None:
+        return self.g_exact / self.applied if self.applied and self.grounding and self.visible else None
+
+    @property
+    def grounding_jaccard(self) -> float | None:
+        return self.g_jaccard_sum / self.g_hit if self.g_hit else None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "defect": self.defect,
@@ -109,16 +131,17 @@ class ClassRow:
             "flag_rate": self.flag_rate,
             "exact_check_rate": self.exact_check_rate,
             "mean_jaccard": self.mean_jaccard,
+            **(
+                {
+                    "grounding_flag_rate": self.grounding_flag_rate,
+                    "grounding_exact_check_rate": self.grounding_exact_check_rate,
+                    "grounding_jaccard": self.grounding_jaccard,
+                    "grounding_flagged": self.g_flagged,
+                }
+                if self.grounding
+                else {}
+            ),
         }
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A section that fails the grader before injection, and what fired."""
-
-    id: str
-    checks: tuple[str, ...]
-    findings: int
 
 
 @dataclass
@@ -129,14 +152,22 @@ class GateResult:
     sections: int  # clean sections injected into
     rows: list[ClassRow]
     skipped: list[Skipped] = field(default_factory=list)
+    grounding: bool = False
+    grounding_false_alarms: list[Skipped] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "seeds": self.seeds,
             "sections": self.sections,
             "skipped": [{"id": s.id, "checks": list(s.checks), "findings": s.findings} for s in self.skipped],
             "classes": [row.to_dict() for row in self.rows],
         }
+        if self.grounding:
+            out["grounding"] = True
+            out["grounding_false_alarms"] = [
+                {"id": s.id, "checks": list(s.checks), "findings": s.findings} for s in self.grounding_false_alarms
+            ]
+        return out
 
 
 def gate_steps(items: Sequence[CorpusItem], seeds: int, defects: Sequence[str] = DEFECTS) -> int:
@@ -149,53 +180,77 @@ def run_gate(
     seeds: int,
     defects: Sequence[str] = DEFECTS,
     progress: Progress | None = None,
+    grounding: bool = False,
 ) -> GateResult:
-    """Inject every class ``seeds`` times into every clean section and grade each."""
+    """Inject every class ``seeds`` times into every clean section and grade each.
+
+    With ``grounding``, each injection is also graded with tier 3 added.
+    """
     if seeds < 1:
         raise ValueError("seeds must be at least 1")
-    rows = {d: ClassRow(d, EXPECTED_CHECK[d]) for d in defects}
+    advance = progress or _no_progress
+    rows = {d: ClassRow(d, EXPECTED_CHECK[d], grounding=grounding) for d in defects}
     skipped: list[Skipped] = []
+    alarms: list[Skipped] = []
     clean = 0
-    for item in items:
-        baseline = grade(item.section, item.slice)
-        if not baseline.passed:
-            checks = tuple(sorted({f.check for f in baseline.findings}))
-            skipped.append(Skipped(item.id, checks, len(baseline.findings)))
-            if progress is not None:
-                progress(len(defects) * seeds)
-            continue
-        clean += 1
-        for defect in defects:
-            _count_places(item, defect, rows[defect])
-            for seed in range(seeds):
-                _one(item, defect, seed, rows[defect])
-                if progress is not None:
-                    progress(1)
-    return GateResult(seeds, clean, [rows[d] for d in defects], skipped)
+    for event in ground_truth(((i.id, i.section, i.slice) for i in items), range(seeds), defects):
+        if isinstance(event, Trial):
+            if event.injection is not None:
+                _tally(event.section, event.injection, rows[event.kind])
+                advance(1)
+        elif isinstance(event, Inapplicable):
+            rows[event.kind].not_applicable += 1
+            advance(1)
+        elif isinstance(event, CleanSection):
+            clean += 1
+            if grounding:
+                before = grade(event.text, event.evidence, grounding=True)
+                if not before.passed:
+                    fired = tuple(sorted({f.check for f in before.findings}))
+                    alarms.append(Skipped(event.id, "grounding finding before injection", fired, len(before.findings)))
+            for defect in defects:
+                _count_places(event, defect, rows[defect])
+        else:
+            skipped.append(event)
+            advance(len(defects) * seeds)
+    return GateResult(seeds, clean, [rows[d] for d in defects], skipped, grounding, alarms)
 
 
-def _count_places(item: CorpusItem, defect: str, row: ClassRow) -> None:
-    candidates = [site for site in candidate_sites(item.section, item.slice, defect) if site.edits]
+def _no_progress(steps: int) -> None:
+    pass
+
+
+def _count_places(section: CleanSection, defect: str, row: ClassRow) -> None:
+    candidates = [site for site in candidate_sites(section.text, section.evidence, defect) if site.edits]
     step = max(1, -(-len(candidates) // PLACES_CHECKED))
     checked = candidates[::step]
     injector = injector_for(defect)
-    section = parse_section(item.section)
+    parsed = parse_section(section.text)
     row.places += len(candidates)
     row.checked += len(checked)
-    row.rejected += sum(not verify(injector, item.slice, section, site.edits[0]) for site in checked)
+    row.rejected += sum(not verify(injector, section.evidence, parsed, site.edits[0]) for site in checked)
 
 
-def _one(item: CorpusItem, defect: str, seed: int, row: ClassRow) -> None:
-    try:
-        injection = inject(item.section, item.slice, defect, seed)
-    except NotApplicable:
-        row.not_applicable += 1
-        return
-    report = grade(injection.text, item.slice)
+def _tally(section: CleanSection, injection: Injection, row: ClassRow) -> None:
+    """What qcgrade's own grader makes of one applied injection."""
+    report = grade(injection.text, section.evidence)
     row.applied += 1
     checks = {f.check for f in report.findings}
     row.flagged += bool(report.findings)
     row.exact += checks == {row.expected_check}
     row.jaccard_sum += jaccard([(f.start, f.end) for f in report.findings], injection.record.target_spans)
     replayed = load_record(injection.record.to_json())
-    row.reverted += revert(injection.text, replayed) == item.section
+    row.reverted += revert(injection.text, replayed) == section.text
+    if row.grounding:
+        _tally_grounded(injection.text, section, injection.record.target_spans, row)
+
+
+def _tally_grounded(text: str, section: CleanSection, targets: tuple[tuple[int, int], ...], row: ClassRow) -> None:
+    report = grade(text, section.evidence, grounding=True)
+    checks = {f.check for f in report.findings}
+    row.g_flagged += bool(report.findings)
+    row.g_exact += checks == {row.expected_check}
+    grounded = [(f.start, f.end) for f in report.findings if f.check in GROUNDING]
+    if grounded:
+        row.g_hit += 1
+        row.g_jaccard_sum += jaccard(grounded, targets)

@@ -1,9 +1,7 @@
 """Audit items: truly passing sections and known defects injected into them.
 
-Ground truth comes from construction, not from anyone's opinion: a section
-that passes the deterministic grader is a true pass, and the same section with
-one injected defect is a true failure, whether or not the grader can see the
-defect (the two QC-invisible classes corrupt meaning, not syntax).
+The sections and injections come from :func:`.ground_truth.ground_truth`, the
+loop the gate shares; this module turns each trial into a question for a judge.
 
 Per section and per seed: one clean item (so a stochastic judge is sampled
 once per seed) and one injection of each defect class. Sections the grader
@@ -21,11 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..evidence import SliceError, load_slice
-from ..grader import grade
-from .report import Inapplicable, Skipped
-
-CLEAN = "clean"
+from .ground_truth import CLEAN, CleanSection, Inapplicable, Skipped, Trial, ground_truth
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,17 +109,16 @@ def corpus_entries(corpus: Any) -> list[CorpusEntry]:
     return [_entry(item) for item in corpus]
 
 
-def _targets(record: Any) -> tuple[tuple[int, int], ...]:
-    spans = getattr(record, "target_spans", None)
-    if spans is None:
-        spans = [(record.injected_start, record.injected_end)]
-    return tuple((int(s), int(e)) for s, e in spans)
+def _injector_names() -> tuple[str, ...]:
+    from ..injectors import DEFECTS
+
+    return DEFECTS
 
 
-def _injector() -> tuple[Any, tuple[str, ...], type[BaseException]]:
+def _known_defects() -> tuple[str, ...]:
     from .. import injectors
 
-    return injectors.inject, tuple(injectors.DEFECTS), injectors.NotApplicable
+    return injectors.EXTENDED_DEFECTS
 
 
 def build_items(
@@ -134,50 +127,44 @@ def build_items(
     defects: Sequence[str] | None = None,
 ) -> ItemSet:
     """Grade each section, skip the failing ones, inject every defect per seed."""
-    inject, all_defects, not_applicable_error = _injector()
+    all_defects = _injector_names()
     if isinstance(defects, str):  # one class name, not its letters
         defects = (defects,)
     chosen = tuple(defects) if defects is not None else all_defects
-    unknown = [d for d in chosen if d not in all_defects]
+    known = _known_defects()  # the paper's seven by default; the extended ones by name
+    unknown = [d for d in chosen if d not in known]
     if unknown:
-        raise ValueError(f"unknown defect class {unknown[0]!r}; known: {', '.join(all_defects)}")
+        raise ValueError(f"unknown defect class {unknown[0]!r}; known: {', '.join(known)}")
     items: list[AuditItem] = []
     skipped: list[Skipped] = []
     missing: list[Inapplicable] = []
     sections = 0
-    for entry in corpus:
-        try:
-            evidence = load_slice(entry.slice)
-        except SliceError as exc:
-            skipped.append(Skipped(entry.id, f"bad slice: {exc}"))
-            continue
-        report = grade(entry.text, evidence)
-        if not report.passed:
-            checks = tuple(sorted({f.check for f in report.findings}))
-            skipped.append(Skipped(entry.id, "fails the deterministic grader", checks))
-            continue
-        sections += 1
-        for seed in seeds:
-            items.append(AuditItem(f"{entry.id}#{CLEAN}@{seed}", entry.id, CLEAN, seed, entry.text, entry.slice))
-            for defect in chosen:
-                try:
-                    injection = inject(entry.text, entry.slice, defect, seed)
-                except not_applicable_error as exc:
-                    missing.append(Inapplicable(entry.id, defect, seed, getattr(exc, "reason", str(exc))))
-                    continue
-                record = injection.record
-                expected = getattr(record, "expected_check", None)
-                items.append(
-                    AuditItem(
-                        id=f"{entry.id}#{defect}@{seed}",
-                        source=entry.id,
-                        kind=defect,
-                        seed=seed,
-                        text=injection.text,
-                        slice=entry.slice,
-                        visible=expected is not None,
-                        expected_check=expected,
-                        targets=_targets(record),
-                    )
-                )
+    for event in ground_truth(((e.id, e.text, e.slice) for e in corpus), seeds, chosen):
+        if isinstance(event, Trial):
+            items.append(_item(event))
+        elif isinstance(event, CleanSection):
+            sections += 1
+        elif isinstance(event, Skipped):
+            skipped.append(event)
+        else:
+            missing.append(event)
     return ItemSet(tuple(items), sections, tuple(skipped), tuple(missing), chosen)
+
+
+def _item(trial: Trial) -> AuditItem:
+    section = trial.section
+    ident = f"{section.id}#{trial.kind}@{trial.seed}"
+    if trial.injection is None:
+        return AuditItem(ident, section.id, CLEAN, trial.seed, section.text, section.slice)
+    record = trial.injection.record
+    return AuditItem(
+        id=ident,
+        source=section.id,
+        kind=trial.kind,
+        seed=trial.seed,
+        text=trial.injection.text,
+        slice=section.slice,
+        visible=record.expected_check is not None,
+        expected_check=record.expected_check,
+        targets=tuple((int(s), int(e)) for s, e in record.target_spans),
+    )

@@ -164,7 +164,9 @@ class ReferenceJudge(Judge):
         from .. import __version__
 
         self.options = options or Options()
-        self.identity = f"qcgrade {__version__} tier-1 grader"
+        # With grounding it also sees misquoted numbers and flipped directions.
+        extra = " + grounding" if self.options.grounding else ""
+        self.identity = f"qcgrade {__version__} tier-1{extra} grader"
 
     async def judge(self, section: str, slice_: dict[str, Any], pool: Executor) -> Verdict:
         # In-process and fast: running it inline keeps the event loop simple.

@@ -18,6 +18,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+# What the report lists as left out is what the shared loop left out.
+from .ground_truth import Inapplicable, Skipped
+
 Span = tuple[int, int]
 
 
@@ -146,31 +149,6 @@ class JudgeFailure:
 
     def to_dict(self) -> dict[str, Any]:
         return {"attempts": self.attempts, "class": self.kind, "error": self.error, "id": self.id, "seed": self.seed}
-
-
-@dataclass(frozen=True, slots=True)
-class Skipped:
-    """A corpus section left out because the deterministic grader fails it (or its slice is bad)."""
-
-    source: str
-    reason: str
-    checks: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"checks": list(self.checks), "id": self.source, "reason": self.reason}
-
-
-@dataclass(frozen=True, slots=True)
-class Inapplicable:
-    """A defect class that cannot be injected into a section (e.g. no TL;DR to delete)."""
-
-    source: str
-    kind: str
-    seed: int
-    reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"class": self.kind, "id": self.source, "reason": self.reason, "seed": self.seed}
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,8 @@ import click
 
 from ..errors import InputError, JudgeUnusable
 from ..files import read_bytes
-from ..injectors import DEFECTS
 from .app import EXIT_BAD_INPUT, friendly
-from .options import POSITIVE_SECONDS, RATE, choose, count, deprecated, jobs_option, output_option
+from .options import POSITIVE_SECONDS, RATE, choose_defects, count, deprecated, jobs_option, output_option
 from .output import check_writable, echo_error, write_output, write_rendered
 from .progress import progress_bar
 
@@ -98,7 +97,7 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     help="Stop (exit 2, with the judge's stderr) when its first N calls all fail; 0: judge every item anyway.",
 )
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
-@click.option("--defects", help="Comma-separated defect classes (default: all seven).")
+@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
 @click.option(
@@ -108,6 +107,7 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     help="Also write a self-contained HTML report ('-': stdout).",
 )
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
+@click.option("--grounding", is_flag=True, help="With --judge qcgrade: the reference grader with the tier-3 grounding checks.")
 @friendly
 def audit(
     corpus: Path | None,
@@ -125,6 +125,7 @@ def audit(
     output: Path | None,
     html_path: Path | None,
     curve: bool,
+    grounding: bool,
 ) -> None:
     """Measure a judge's false-pass and false-fail rates on defects injected into CORPUS, and place it against the cliff.
 
@@ -135,6 +136,8 @@ def audit(
 
     corpus_path = _corpus(corpus, old_corpus)
     if judge_spec.strip() != REFERENCE:
+        if grounding:
+            raise InputError("--grounding: only qcgrade's own grader has a grounding tier; use it with --judge qcgrade")
         _check_command(judge_spec)
     if curve and html_path is None:
         raise InputError("--curve: the curve goes into the HTML report; give --html FILE too")
@@ -143,9 +146,15 @@ def audit(
     # Before the judge runs, not after an hour of calls.
     check_writable(html_path, "--html")
     check_writable(output, "--output")
-    chosen = choose("--defects", defects, DEFECTS, "defect class")
+    chosen = choose_defects("--defects", defects)
+    judge: Any = judge_spec
+    if grounding:
+        from ..auditing.judges import ReferenceJudge
+        from ..options import Options
+
+        judge = ReferenceJudge(Options(grounding=True))
     try:
-        report = _run(judge_spec, corpus_path, seeds, tau, jobs, timeout, retries, fail_fast, cache_dir, chosen)
+        report = _run(judge, corpus_path, seeds, tau, jobs, timeout, retries, fail_fast, cache_dir, chosen)
     except JudgeUnusable as exc:
         _stopped(exc, fail_fast)
     if not report.items and not report.skipped:
@@ -172,7 +181,7 @@ def audit(
 
 
 def _run(
-    judge_spec: str,
+    judge_spec: Any,
     corpus_path: Path,
     seeds: int,
     tau: float,

@@ -65,6 +65,11 @@ def grading_options(func: F) -> F:
         click.option(
             "--allow-years/--no-allow-years", default=None, help="Exempt plain years 1900-2099 from bare_number (default: off)."
         ),
+        click.option(
+            "--grounding/--no-grounding",
+            default=None,
+            help="Also run the tier-3 grounding checks: numbers and directions compared with the cited cards.",
+        ),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)

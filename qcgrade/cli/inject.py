@@ -21,6 +21,7 @@ from ..auditing.gate import gate_steps, run_gate
 from ..files import InputError, decode, read_bytes, read_section, read_slice, slice_for
 from ..injectors import (
     DEFECTS,
+    EXTENDED_DEFECTS,
     InjectionRecord,
     NotApplicable,
     RecordError,
@@ -32,7 +33,7 @@ from ..injectors import (
 )
 from ..render.gate import render_text, rich_table
 from .app import EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, fail, friendly
-from .options import choose, deprecated, output_option
+from .options import choose_defects, deprecated, output_option
 from .output import check_writable, write_output, write_rendered
 from .progress import progress_bar
 
@@ -42,7 +43,7 @@ from .progress import progress_bar
 @click.option(
     "--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside NAME.md)."
 )
-@click.option("--defect", required=True, type=click.Choice(DEFECTS), help="The defect class to inject.")
+@click.option("--defect", required=True, type=click.Choice(EXTENDED_DEFECTS), help="The defect class to inject.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Chooses the place (and variant); same seed, same bytes.")
 @click.option(
     "--output",
@@ -106,13 +107,14 @@ def revert_command(injected: Path, record_path: Path, output: Path | None) -> No
 @click.option(
     "--seeds", type=click.IntRange(min=1), default=5, show_default=True, help="Injections per class and section (seeds 0..K-1)."
 )
-@click.option("--defects", help="Comma-separated defect classes (default: all seven).")
+@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
 @click.option("--defect", "old_defect", multiple=True, hidden=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
+@click.option("--grounding", is_flag=True, help="Also grade each injection with the tier-3 grounding checks (extra columns).")
 @friendly
 def gate_command(
-    corpus: Path, seeds: int, defects: str | None, old_defect: tuple[str, ...], fmt: str, output: Path | None
+    corpus: Path, seeds: int, defects: str | None, old_defect: tuple[str, ...], fmt: str, output: Path | None, grounding: bool
 ) -> None:
     """The gate table: inject every class into every clean section of CORPUS and grade it.
 
@@ -123,12 +125,12 @@ def gate_command(
     if old_defect:
         deprecated("--defect", "use --defects " + ",".join(old_defect))
         defects = ",".join([*old_defect, *([defects] if defects else [])])
-    named = choose("--defects", defects, DEFECTS, "defect class")
+    named = choose_defects("--defects", defects)
     check_writable(output, "--output")
     items = load_corpus(corpus)
-    chosen = tuple(d for d in DEFECTS if d in named) if named else DEFECTS
+    chosen = tuple(d for d in EXTENDED_DEFECTS if d in named) if named else DEFECTS
     with progress_bar("injecting", gate_steps(items, seeds, chosen)) as advance:
-        result = run_gate(items, seeds, chosen, advance)
+        result = run_gate(items, seeds, chosen, advance, grounding=grounding)
     if fmt == "json":
         write_output(output, json.dumps(result.to_dict(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
     else:

@@ -93,3 +93,14 @@ def jobs_option(default: int | None, help: str) -> Callable[[F], F]:
 
 def output_option(help: str = "Write the result here ('-' or default: stdout).") -> Callable[[F], F]:
     return click.option("-o", "--output", "output", type=click.Path(allow_dash=True, path_type=Path), help=help)
+
+
+def choose_defects(option: str, value: str | Sequence[str] | None) -> list[str] | None:
+    """Defect classes from a comma list; the names of a defect set (``paper``, ``extended``) stand for their classes."""
+    from ..injectors import DEFECT_SETS, EXTENDED_DEFECTS
+
+    names = comma_list(value)
+    if names is None:
+        return None
+    expanded = [cls for name in names for cls in DEFECT_SETS.get(name, (name,))]
+    return choose(option, expanded if names else value, EXTENDED_DEFECTS, "defect class")

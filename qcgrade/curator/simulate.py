@@ -52,7 +52,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from qcgrade.curator.channel import Channel
@@ -183,147 +183,193 @@ def _check_range(name: str, lo_hi: tuple[float, float]) -> None:
         raise ValueError(f"{name} must satisfy 0 <= lo <= hi <= 1, got {lo_hi!r}")
 
 
-def simulate(
-    *,
-    rho_fp: float = 0.0,
-    rho_pf: float = 0.0,
-    tau: float = 0.10,
-    n_min: int = 24,
-    cap: int = 12,
-    rounds: int = 12,
-    seed: int = 42,
-    tasks_per_round: int = 1200,
-    synth_rate: float = 6.0,
-    harmful_fraction: float = 0.4,
-    harmful_range: tuple[float, float] = (0.1, 0.3),
-    good_range: tuple[float, float] = (0.6, 0.9),
-    base_pass_rate: float = 0.5,
-) -> SimulationResult:
-    """Run the curator loop once; same arguments give an identical result.
+@dataclass(frozen=True, slots=True)
+class SimulationParams:
+    """Everything one run depends on, validated when built (a ``ValueError`` names the field).
 
     ``synth_rate`` is the number of skills synthesized in a round where every
     task is observed to fail (so ~2 per round at a ~35% observed failure
     rate, ~20-25 over 12 rounds, like the paper's clean runs of ~22).
     Defaults besides the paper's (tau 0.10, N_min 24, cap 12, 12 rounds) are
-    this toy's own choices; see the module docstring for why.
+    this toy's own choices; see the module docstring for why. The ranges are
+    kept as tuples whatever sequence they were given as.
     """
-    channel = Channel(rho_fp, rho_pf)
-    cliff(tau)  # validates tau in [0, 1]
-    for name, value, least in (
-        ("n_min", n_min, 0),
-        ("cap", cap, 1),
-        ("rounds", rounds, 1),
-        ("tasks_per_round", tasks_per_round, 1),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
-    # The seed is formatted into the stream seeds, so 42.0 would silently differ from 42.
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
-    if not (math.isfinite(synth_rate) and synth_rate >= 0.0):
-        raise ValueError(f"synth_rate must be finite and >= 0, got {synth_rate!r}")
-    if not 0.0 <= harmful_fraction <= 1.0 or not 0.0 <= base_pass_rate <= 1.0:
-        raise ValueError("harmful_fraction and base_pass_rate must be in [0, 1]")
-    _check_range("harmful_range", harmful_range)
-    _check_range("good_range", good_range)
 
-    rng_skills = random.Random(f"qcgrade.simulate:{seed}:skills")
-    rng_outcome = random.Random(f"qcgrade.simulate:{seed}:outcome")
-    rng_channel = random.Random(f"qcgrade.simulate:{seed}:channel")
+    rho_fp: float = 0.0
+    rho_pf: float = 0.0
+    tau: float = 0.10
+    n_min: int = 24
+    cap: int = 12
+    rounds: int = 12
+    seed: int = 42
+    tasks_per_round: int = 1200
+    synth_rate: float = 6.0
+    harmful_fraction: float = 0.4
+    harmful_range: tuple[float, float] = (0.1, 0.3)
+    good_range: tuple[float, float] = (0.6, 0.9)
+    base_pass_rate: float = 0.5
 
-    bank: list[_Skill] = []
-    per_round: list[RoundStats] = []
-    cursor = 0
-    credit = 0.0
+    def __post_init__(self) -> None:
+        Channel(self.rho_fp, self.rho_pf)  # validates both rates
+        cliff(self.tau)  # validates tau in [0, 1]
+        for name, least in (("n_min", 0), ("cap", 1), ("rounds", 1), ("tasks_per_round", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+        # The seed is formatted into the stream seeds, so 42.0 would silently differ from 42.
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ValueError(f"seed must be an integer, got {self.seed!r}")
+        if not (math.isfinite(self.synth_rate) and self.synth_rate >= 0.0):
+            raise ValueError(f"synth_rate must be finite and >= 0, got {self.synth_rate!r}")
+        if not 0.0 <= self.harmful_fraction <= 1.0 or not 0.0 <= self.base_pass_rate <= 1.0:
+            raise ValueError("harmful_fraction and base_pass_rate must be in [0, 1]")
+        _check_range("harmful_range", self.harmful_range)
+        _check_range("good_range", self.good_range)
+        object.__setattr__(self, "harmful_range", tuple(self.harmful_range))
+        object.__setattr__(self, "good_range", tuple(self.good_range))
 
-    def new_skill(born: int) -> _Skill:
-        # Always two draws per skill so the k-th skill is the same in every condition.
-        harmful = rng_skills.random() < harmful_fraction
-        lo, hi = harmful_range if harmful else good_range
-        return _Skill(id=len(bank), p=lo + rng_skills.random() * (hi - lo), harmful=harmful, born=born)
+    @property
+    def channel(self) -> Channel:
+        return Channel(self.rho_fp, self.rho_pf)
 
-    for rnd in range(1, rounds + 1):
-        active = [s for s in bank if s.status == "active"]
-        true_fail = obs_fail = flipped = 0
-        for _ in range(tasks_per_round):
-            skill = active[cursor % len(active)] if active else None
-            cursor += 1
-            p = skill.p if skill is not None else base_pass_rate
-            true_pass = rng_outcome.random() < p
-            seen_pass = channel.observe(true_pass, rng_channel)
-            true_fail += not true_pass
-            obs_fail += not seen_pass
-            flipped += true_pass != seen_pass
-            if skill is not None:
-                skill.trials += 1
-                skill.passes += seen_pass
+    def items(self) -> tuple[tuple[str, Any], ...]:
+        """``(name, value)`` pairs sorted by name, as :attr:`SimulationResult.params` holds them."""
+        return tuple(sorted(_sorted_fields(self).items()))
 
-        retired = harmful_retired = 0
-        for s in active:
-            if s.trials >= n_min and s.contribution() <= -tau + _EPS:
-                s.status, s.ended = "retired", rnd
-                retired += 1
-                harmful_retired += s.harmful
 
-        credit += synth_rate * obs_fail / tasks_per_round
-        n_new = math.floor(credit + _EPS)
-        credit -= n_new
-        for _ in range(n_new):
-            bank.append(new_skill(rnd))
+@dataclass(slots=True)
+class _Run:
+    """The state one run carries from round to round: the skill bank, the router and the streams."""
 
-        evicted = 0
-        while (live := [s for s in bank if s.status == "active"]) and len(live) > cap:
-            old = [s for s in live if s.born < rnd] or live
-            victim = min(old, key=lambda s: (s.contribution(), s.id))
-            victim.status, victim.ended = "evicted", rnd
-            evicted += 1
+    params: SimulationParams
+    channel: Channel
+    skills_rng: random.Random
+    outcome_rng: random.Random
+    channel_rng: random.Random
+    bank: list[_Skill] = field(default_factory=list)
+    cursor: int = 0  # the round-robin router's position, carried across rounds
+    credit: float = 0.0  # synthesis credit carried across rounds
 
-        live = [s for s in bank if s.status == "active"]
-        per_round.append(
-            RoundStats(
-                round=rnd,
-                tasks=tasks_per_round,
-                true_failures=true_fail,
-                observed_failures=obs_fail,
-                flipped=flipped,
-                synthesized=n_new,
-                genuine_retirements=retired,
-                harmful_retired=harmful_retired,
-                evictions=evicted,
-                active=len(live),
-                harmful_active=sum(s.harmful for s in live),
-            )
+    @classmethod
+    def start(cls, params: SimulationParams) -> _Run:
+        # Streams seeded from strings (hashed with SHA-512, independent of
+        # PYTHONHASHSEED); their names are part of the output's identity.
+        seed = params.seed
+        return cls(
+            params,
+            params.channel,
+            random.Random(f"qcgrade.simulate:{seed}:skills"),
+            random.Random(f"qcgrade.simulate:{seed}:outcome"),
+            random.Random(f"qcgrade.simulate:{seed}:channel"),
         )
 
-    params: dict[str, Any] = {
-        "base_pass_rate": base_pass_rate,
-        "cap": cap,
-        "good_range": tuple(good_range),
-        "harmful_fraction": harmful_fraction,
-        "harmful_range": tuple(harmful_range),
-        "n_min": n_min,
-        "rho_fp": rho_fp,
-        "rho_pf": rho_pf,
-        "rounds": rounds,
-        "seed": seed,
-        "synth_rate": synth_rate,
-        "tasks_per_round": tasks_per_round,
-        "tau": tau,
-    }
-    skills = tuple(
-        SkillRecord(
-            id=s.id,
-            true_pass_rate=s.p,
-            harmful=s.harmful,
-            born_round=s.born,
-            trials=s.trials,
-            observed_passes=s.passes,
-            status=s.status,
-            ended_round=s.ended,
-        )
-        for s in bank
+    def active(self) -> list[_Skill]:
+        return [s for s in self.bank if s.status == "active"]
+
+
+def simulate(params: SimulationParams | None = None, /, **fields: Any) -> SimulationResult:
+    """Run the curator loop once; same parameters give an identical result.
+
+    Takes the fields of :class:`SimulationParams` as keywords
+    (``simulate(rho_fp=0.3, seed=7)``), or a :class:`SimulationParams`,
+    optionally with keywords that replace some of its fields.
+    """
+    chosen = SimulationParams(**fields) if params is None else replace(params, **fields)
+    run = _Run.start(chosen)
+    per_round = tuple(_round(run, rnd) for rnd in range(1, chosen.rounds + 1))
+    skills = tuple(_record(s) for s in run.bank)
+    return SimulationResult(params=chosen.items(), per_round=per_round, skills=skills)
+
+
+def _round(run: _Run, rnd: int) -> RoundStats:
+    """One round: route and judge every task, then retire, synthesize and evict, in that order."""
+    active = run.active()
+    true_fail, obs_fail, flipped = _route_tasks(run, active)
+    retired, harmful_retired = _retire(active, run.params, rnd)
+    synthesized = _synthesize(run, obs_fail, rnd)
+    evicted = _evict(run, rnd)
+    live = run.active()
+    return RoundStats(
+        round=rnd,
+        tasks=run.params.tasks_per_round,
+        true_failures=true_fail,
+        observed_failures=obs_fail,
+        flipped=flipped,
+        synthesized=synthesized,
+        genuine_retirements=retired,
+        harmful_retired=harmful_retired,
+        evictions=evicted,
+        active=len(live),
+        harmful_active=sum(s.harmful for s in live),
     )
-    return SimulationResult(params=tuple(sorted(params.items())), per_round=tuple(per_round), skills=skills)
+
+
+def _route_tasks(run: _Run, active: list[_Skill]) -> tuple[int, int, int]:
+    """Round-robin the round's tasks over the active skills; ``(true fails, observed fails, flips)``."""
+    params, channel = run.params, run.channel
+    true_fail = obs_fail = flipped = 0
+    for _ in range(params.tasks_per_round):
+        skill = active[run.cursor % len(active)] if active else None
+        run.cursor += 1
+        p = skill.p if skill is not None else params.base_pass_rate
+        true_pass = run.outcome_rng.random() < p
+        seen_pass = channel.observe(true_pass, run.channel_rng)
+        true_fail += not true_pass
+        obs_fail += not seen_pass
+        flipped += true_pass != seen_pass
+        if skill is not None:
+            skill.trials += 1
+            skill.passes += seen_pass
+    return true_fail, obs_fail, flipped
+
+
+def _retire(active: list[_Skill], params: SimulationParams, rnd: int) -> tuple[int, int]:
+    """Genuine retirement: ``n >= n_min`` and ``2*p_hat - 1 <= -tau``; ``(retired, harmful among them)``."""
+    retired = harmful_retired = 0
+    for s in active:
+        if s.trials >= params.n_min and s.contribution() <= -params.tau + _EPS:
+            s.status, s.ended = "retired", rnd
+            retired += 1
+            harmful_retired += s.harmful
+    return retired, harmful_retired
+
+
+def _synthesize(run: _Run, obs_fail: int, rnd: int) -> int:
+    """New skills from the round's observed-failure fraction (remainder of the credit carried)."""
+    params = run.params
+    run.credit += params.synth_rate * obs_fail / params.tasks_per_round
+    n_new = math.floor(run.credit + _EPS)
+    run.credit -= n_new
+    for _ in range(n_new):
+        # Always two draws per skill so the k-th skill is the same in every condition.
+        harmful = run.skills_rng.random() < params.harmful_fraction
+        lo, hi = params.harmful_range if harmful else params.good_range
+        run.bank.append(_Skill(id=len(run.bank), p=lo + run.skills_rng.random() * (hi - lo), harmful=harmful, born=rnd))
+    return n_new
+
+
+def _evict(run: _Run, rnd: int) -> int:
+    """The cap: evict the lowest contribution (ties: oldest), sparing this round's skills if possible."""
+    evicted = 0
+    while (live := run.active()) and len(live) > run.params.cap:
+        old = [s for s in live if s.born < rnd] or live
+        victim = min(old, key=lambda s: (s.contribution(), s.id))
+        victim.status, victim.ended = "evicted", rnd
+        evicted += 1
+    return evicted
+
+
+def _record(s: _Skill) -> SkillRecord:
+    return SkillRecord(
+        id=s.id,
+        true_pass_rate=s.p,
+        harmful=s.harmful,
+        born_round=s.born,
+        trials=s.trials,
+        observed_passes=s.passes,
+        status=s.status,
+        ended_round=s.ended,
+    )
 
 
 def sweep(

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from .base import Edit, Injector, Site
 from .catalog import (
+    DEFECT_SETS,
     DEFECTS,
+    EXTENDED_DEFECTS,
     INJECTORS,
     QC_INVISIBLE,
     QC_VISIBLE,
@@ -44,7 +46,9 @@ from .record import (
 )
 
 __all__ = [
+    "DEFECT_SETS",
     "DEFECTS",
+    "EXTENDED_DEFECTS",
     "EXPECTED_CHECK",
     "INJECTORS",
     "MAX_TRIES",

@@ -60,6 +60,9 @@ class Injector:
     find_sites: SiteFinder
     doc: str
     no_site: str  # why the class cannot apply when there is no candidate
+    # An invisible class normally keeps every marker byte-identical; one that
+    # swaps a marker for another valid one (citation_swap) keeps only their kinds.
+    keeps_markers: bool = True
 
     @property
     def visible(self) -> bool:

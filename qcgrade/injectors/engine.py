@@ -18,10 +18,9 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import NotApplicable, UncleanSection
-from ..evidence import EvidenceSlice, load_slice
+from ..evidence import EvidenceSlice, SliceLike, load_slice
 from ..findings import Finding
 from ..grader import grade
 from ..reading.section import Section, parse_section
@@ -32,8 +31,6 @@ from .record import InjectionRecord, sha256
 #: How many places ``inject`` tries before giving up: hostile sections can
 #: have thousands of candidates, each costing a full grading.
 MAX_TRIES = 256
-
-SliceLike = EvidenceSlice | dict[str, Any] | str | bytes
 
 
 @dataclass(frozen=True)
@@ -124,7 +121,8 @@ def verify(injector: Injector, evidence: EvidenceSlice, before: Section, edit: E
         if not report.passed:
             return False
         after = parse_section(injected)
-        return _same_annotations(before, after) and _one_sentence_changed(before, after)
+        same = _same_annotations if injector.keeps_markers else _same_annotation_kinds
+        return same(before, after) and _one_sentence_changed(before, after)
     if not report.findings or any(f.check != injector.expected_check for f in report.findings):
         return False
     return any(locates(f, edit.targets) for f in report.findings)
@@ -150,6 +148,15 @@ def _same_annotations(before: Section, after: Section) -> bool:
     return _annotations(before) == _annotations(after) and len(before.numerals) == len(after.numerals)
 
 
+def _same_annotation_kinds(before: Section, after: Section) -> bool:
+    """As many markers of each kind, in the same sentences, and as many numerals."""
+
+    def shape(section: Section) -> list[tuple[str, int]]:
+        return sorted((m.kind, m.sentence) for m in (*section.citations, *section.metric_tags, *section.xrefs))
+
+    return shape(before) == shape(after) and len(before.numerals) == len(after.numerals)
+
+
 def _one_sentence_changed(before: Section, after: Section) -> bool:
     if len(before.sentences) != len(after.sentences):
         return False
@@ -160,9 +167,9 @@ def _one_sentence_changed(before: Section, after: Section) -> bool:
 def _injection(injector: Injector, evidence: EvidenceSlice, text: str, edit: Edit, seed: int) -> Injection:
     injected = edit.apply(text)
     record = InjectionRecord(
-        defect=injector.name,  # type: ignore[arg-type]
+        defect=injector.name,
         seed=seed,
-        expected_check=injector.expected_check,  # type: ignore[arg-type]
+        expected_check=injector.expected_check,
         slice_section=evidence.section,
         original_start=edit.start,
         original_end=edit.end,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -30,28 +30,20 @@ from pydantic import (
 
 from ..errors import RecordError, RevertError
 from ..evidence import describe_validation_error
+from .catalog import EXTENDED_DEFECTS, EXTRA_INJECTORS, INJECTORS
 
-DefectName = Literal[
-    "orphan_citation",
-    "unregistered_metric",
-    "bare_number",
-    "broken_xref",
-    "missing_tldr",
-    "claim_negation",
-    "number_swap",
-]
-CheckName = Literal["orphan_citation", "unregistered_metric", "bare_number", "broken_xref", "missing_tldr"]
+# The class and check names are the catalogue's (the record's JSON schema lists
+# them as enums), so an injector added there is known here too. Type checkers
+# cannot read a Literal built at run time; for them the names are plain str.
+if TYPE_CHECKING:
+    DefectName = str
+    CheckName = str
+else:
+    DefectName = Literal[EXTENDED_DEFECTS]
+    CheckName = Literal[tuple(i.expected_check for i in INJECTORS if i.expected_check is not None)]
 
 #: The check each defect class should trip (None: QC-invisible).
-EXPECTED_CHECK: dict[str, str | None] = {
-    "orphan_citation": "orphan_citation",
-    "unregistered_metric": "unregistered_metric",
-    "bare_number": "bare_number",
-    "broken_xref": "broken_xref",
-    "missing_tldr": "missing_tldr",
-    "claim_negation": None,
-    "number_swap": None,
-}
+EXPECTED_CHECK: dict[str, str | None] = {i.name: i.expected_check for i in (*INJECTORS, *EXTRA_INJECTORS)}
 
 _SHA256 = r"^[0-9a-f]{64}$"
 

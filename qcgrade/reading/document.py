@@ -11,6 +11,7 @@ visible character back to its offset in the original text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -59,79 +60,133 @@ def read_document(text: str) -> Document:
     env: dict[str, Any] = {}
     tokens = block_parser_for(normalized).parse(normalized, env)
     note_hints(normalized, env)
-    lines = Lines(text)
-    state = HtmlState()
-    cleaning = needs_cleaning(text)
-    builder = builder_for(cleaning)
-    units: list[Unit] = []
-    regions = Regions()
-    row_start = -1
-    row_cursor = 0
+    walk = _Walk(text, tokens, env)
+    handlers = _HANDLERS
     for index, token in enumerate(tokens):
-        kind = token.type
-        if kind == "inline":
-            if token.map is None:
-                continue
-            parent = tokens[index - 1].type
-            if parent == "th_open" or parent == "td_open":
-                if row_start < 0:
-                    continue
-                if builder.length > row_start:
-                    at = lines.start(token.map[0]) + row_cursor
-                    builder.add(" ", at, at)
-                end = _read_block_inline(token.content, token.map[0], lines, builder, regions, state, env, row_cursor)
-                row_cursor = end - lines.start(token.map[0])
-                continue
-            start = builder.length
-            src = token.content
-            line_no = token.map[0]
-            # Hot path, kept inline: plain prose that the source holds verbatim
-            # at the end of its first line (after any container prefix).
-            at = _verbatim_start(src, line_no, lines) if plain_text(src, env) else -1
-            unit_kind = "heading" if parent == "heading_open" else "paragraph"
-            if at >= 0:
-                if src:
-                    end = at + len(src)
-                    units.append(Unit(unit_kind, start, start + len(src), index))
-                    if end < len(text):  # the unit break stands for the line end, one to one
-                        builder.add(src + UNIT_BREAK, at, end + 1)
-                    else:
-                        builder.add(src, at, end)
-                        builder.add_break(UNIT_BREAK)
-            else:
-                _read_block_inline(src, line_no, lines, builder, regions, state, env)
-                _close_unit(builder, units, unit_kind, start, index)
-            if state.depth:  # inside an element an HTML block opened
-                regions.add_html(start, builder.length)
-        elif kind == "tr_open":
-            row_start, row_cursor = builder.length, 0
-        elif kind == "tr_close" and row_start >= 0:
-            _close_unit(builder, units, "row", row_start, index)
-            if state.depth:
-                regions.add_html(row_start, builder.length)
-            row_start = -1
-        elif (kind == "fence" or kind == "code_block") and token.map is not None:
-            first = token.map[0] + (1 if kind == "fence" else 0)
-            content = Content(token.content.rstrip("\n"), first, lines)
-            start = builder.length
-            content.add(builder, 0, len(content.content))
-            regions.code.append((start, builder.length))
-            _close_unit(builder, units, "code", start, index)
-        elif kind == "html_block" and token.map is not None:
-            start = builder.length
-            add_html_text(builder, Content(token.content.rstrip("\n"), token.map[0], lines), state)
-            regions.add_html(start, builder.length)
-            _close_unit(builder, units, "html", start, index)
-    return Document(
-        builder.build(),
-        tuple(units),
-        tuple(regions.code),
-        tuple(sorted(regions.html)),
-        tokens,
-        lines.starts,
-        [u.start for u in units],
-        cleaning,
-    )
+        handler = handlers.get(token.type)
+        if handler is not None:
+            handler(walk, index, token)
+    return walk.document()
+
+
+class _Walk:
+    """One walk over the block tokens: the visible text built so far and where the walk is.
+
+    Each token type that shows text has a handler (see :data:`_HANDLERS`);
+    the others (list and quote markers, ``*_close``) add nothing a reader sees.
+    """
+
+    __slots__ = ("text", "tokens", "env", "lines", "state", "cleaning", "builder", "units", "regions", "row_start", "row_cursor")
+
+    def __init__(self, text: str, tokens: list[Token], env: dict[str, Any]) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.env = env
+        self.lines = Lines(text)
+        self.state = HtmlState()
+        self.cleaning = needs_cleaning(text)
+        self.builder = builder_for(self.cleaning)
+        self.units: list[Unit] = []
+        self.regions = Regions()
+        self.row_start = -1  # where the open table row starts in the visible text; -1: no row open
+        self.row_cursor = 0  # the row's source offset after its last cell, from its line start
+
+    def inline(self, index: int, token: Token) -> None:
+        """A paragraph's or heading's text, or one table cell's."""
+        if token.map is None:
+            return
+        parent = self.tokens[index - 1].type
+        if parent == "th_open" or parent == "td_open":
+            self.cell(token.content, token.map[0])
+            return
+        builder, state = self.builder, self.state
+        start = builder.length
+        src = token.content
+        line_no = token.map[0]
+        # Hot path, kept inline: plain prose that the source holds verbatim
+        # at the end of its first line (after any container prefix).
+        at = _verbatim_start(src, line_no, self.lines) if plain_text(src, self.env) else -1
+        unit_kind = "heading" if parent == "heading_open" else "paragraph"
+        if at >= 0:
+            if src:
+                end = at + len(src)
+                self.units.append(Unit(unit_kind, start, start + len(src), index))
+                if end < len(self.text):  # the unit break stands for the line end, one to one
+                    builder.add(src + UNIT_BREAK, at, end + 1)
+                else:
+                    builder.add(src, at, end)
+                    builder.add_break(UNIT_BREAK)
+        else:
+            _read_block_inline(src, line_no, self.lines, builder, self.regions, state, self.env)
+            _close_unit(builder, self.units, unit_kind, start, index)
+        if state.depth:  # inside an element an HTML block opened
+            self.regions.add_html(start, builder.length)
+
+    def cell(self, src: str, line_no: int) -> None:
+        """One table cell: a space between cells, all of one row's cells in one unit."""
+        if self.row_start < 0:
+            return
+        lines, builder = self.lines, self.builder
+        if builder.length > self.row_start:
+            at = lines.start(line_no) + self.row_cursor
+            builder.add(" ", at, at)
+        end = _read_block_inline(src, line_no, lines, builder, self.regions, self.state, self.env, self.row_cursor)
+        self.row_cursor = end - lines.start(line_no)
+
+    def row_open(self, index: int, token: Token) -> None:
+        self.row_start, self.row_cursor = self.builder.length, 0
+
+    def row_close(self, index: int, token: Token) -> None:
+        if self.row_start < 0:
+            return
+        _close_unit(self.builder, self.units, "row", self.row_start, index)
+        if self.state.depth:
+            self.regions.add_html(self.row_start, self.builder.length)
+        self.row_start = -1
+
+    def code(self, index: int, token: Token) -> None:
+        """A fenced or indented code block, shown verbatim (a fence's content starts a line down)."""
+        if token.map is None:
+            return
+        first = token.map[0] + (1 if token.type == "fence" else 0)
+        content = Content(token.content.rstrip("\n"), first, self.lines)
+        start = self.builder.length
+        content.add(self.builder, 0, len(content.content))
+        self.regions.code.append((start, self.builder.length))
+        _close_unit(self.builder, self.units, "code", start, index)
+
+    def html_block(self, index: int, token: Token) -> None:
+        """Raw HTML: only the text between its tags is visible."""
+        if token.map is None:
+            return
+        start = self.builder.length
+        add_html_text(self.builder, Content(token.content.rstrip("\n"), token.map[0], self.lines), self.state)
+        self.regions.add_html(start, self.builder.length)
+        _close_unit(self.builder, self.units, "html", start, index)
+
+    def document(self) -> Document:
+        units, regions = self.units, self.regions
+        return Document(
+            self.builder.build(),
+            tuple(units),
+            tuple(regions.code),
+            tuple(sorted(regions.html)),
+            self.tokens,
+            self.lines.starts,
+            [u.start for u in units],
+            self.cleaning,
+        )
+
+
+#: The token types that show text, and who reads each.
+_HANDLERS: dict[str, Callable[[_Walk, int, Token], None]] = {
+    "inline": _Walk.inline,
+    "tr_open": _Walk.row_open,
+    "tr_close": _Walk.row_close,
+    "fence": _Walk.code,
+    "code_block": _Walk.code,
+    "html_block": _Walk.html_block,
+}
 
 
 def _close_unit(builder: ProjectionBuilder, units: list[Unit], kind: str, start: int, index: int) -> None:

@@ -7,19 +7,31 @@ not be graded), so one call renders one section or a whole directory.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 
 from ..findings import Result
-from . import github, json_format, junit, sarif, text
 
 Renderer = Callable[[Sequence[Result]], str]
 
+
+def _on_first_use(module: str) -> Renderer:
+    """The module's ``render``, imported when first called (XML and rich load only when asked for)."""
+
+    def render(results: Sequence[Result]) -> str:
+        function: Renderer = importlib.import_module(f"{__name__}.{module}").render
+        return function(results)
+
+    render.__qualname__ = render.__name__ = f"render_{module}"
+    return render
+
+
 RENDERERS: dict[str, Renderer] = {
-    "text": text.render,
-    "json": json_format.render,
-    "sarif": sarif.render,
-    "github": github.render,
-    "junit": junit.render,
+    "text": _on_first_use("text"),
+    "json": _on_first_use("json_format"),
+    "sarif": _on_first_use("sarif"),
+    "github": _on_first_use("github"),
+    "junit": _on_first_use("junit"),
 }
 
 __all__ = ["RENDERERS", "Renderer"]

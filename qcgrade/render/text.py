@@ -12,14 +12,14 @@ the excerpt under it (see :mod:`qcgrade.render.excerpt`) shows the offending
 text. A section that could not be graded is one ``path: error: ...`` line.
 ``render`` gives plain text (pipes, files, NO_COLOR); ``render_rich`` gives
 the same characters styled for a terminal: both are built from one list of
-styled pieces, so they cannot drift apart. rich stays inside this module.
+styled pieces, so they cannot drift apart. rich stays inside this module,
+imported only when a terminal asks for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ..findings import Finding, Graded, Result, Ungraded, graded_only, ungraded_only
 from ..spans import LineIndex
@@ -29,6 +29,9 @@ from .excerpt import excerpt
 Piece = tuple[str, str | None]
 
 _GUTTER = "blue"
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 
 def _summary(results: Sequence[Result]) -> str:
@@ -99,6 +102,8 @@ def render(results: Sequence[Result]) -> str:
 
 
 def render_rich(results: Sequence[Result]) -> Text:
+    from rich.text import Text
+
     out = Text()
     for text, style in _pieces(results):
         out.append(text, style=style or "")

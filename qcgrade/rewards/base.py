@@ -15,11 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..evidence import EvidenceSlice
+from ..evidence import SliceLike
 from ..findings import Report
 from ..grader import grade
-
-SliceLike = EvidenceSlice | dict[str, Any] | str | bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +41,7 @@ class Score:
         A bounded, strictly decreasing transform of the violation count, so a
         policy is rewarded for every violation it removes, not only the last.
         """
-        return 1.0 / (1.0 + self.violations)
+        return reward_number(self, shaped=True)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -58,19 +56,39 @@ class Score:
         return cls(violations=len(report.findings), counts=report.counts, passed=report.passed)
 
 
-def score(section: str, slice: SliceLike, *, tier2: bool = False) -> Score:
+def score(section: str, slice: SliceLike, *, tier2: bool = False, grounding: bool = False) -> Score:
     """The violation count and per-check counts of ``section`` against ``slice``.
+
+    ``grounding=True`` adds the tier-3 checks (citing sentences compared with
+    their cards); off by default, so the reward stays the paper's.
 
     Raises :class:`~qcgrade.evidence.SliceError` for a bad slice and
     ``TypeError`` when ``section`` is not a string, like :func:`qcgrade.grade`.
     """
-    return Score.from_report(grade(section, slice, tier2=tier2))
+    return Score.from_report(grade(section, slice, tier2=tier2, grounding=grounding))
 
 
-def reward(section: str, slice: SliceLike, *, tier2: bool = False) -> float:
+def reward(section: str, slice: SliceLike, *, tier2: bool = False, grounding: bool = False) -> float:
     """1.0 when ``section`` passes every check against ``slice``, else 0.0.
 
     Tier 1 is the paper's QC reward; ``tier2=True`` adds the Report-band-58
-    disciplines. Raises like :func:`score`.
+    disciplines and ``grounding=True`` the tier-3 grounding checks. Raises
+    like :func:`score`.
     """
-    return 1.0 if grade(section, slice, tier2=tier2).passed else 0.0
+    return reward_number(grade(section, slice, tier2=tier2, grounding=grounding))
+
+
+def reward_number(result: Report | Score | None, shaped: bool = False) -> float:
+    """The number a trainer (or a batch record) gets for one graded section.
+
+    1.0 for a pass, else 0.0; with ``shaped``, ``1 / (1 + violations)``.
+    ``None`` stands for a sample that could not be graded (no usable slice
+    or text) and is worth 0.0 either way. Every reward qcgrade hands out is
+    this function's value.
+    """
+    if result is None:
+        return 0.0
+    if shaped:
+        violations = result.violations if isinstance(result, Score) else len(result.findings)
+        return 1.0 / (1.0 + violations)
+    return 1.0 if result.passed else 0.0

@@ -25,20 +25,20 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from qcgrade.evidence import SliceError
-from qcgrade.rewards.adapters import resolve_slice, reward_value, sample_stats, stat_keys
-from qcgrade.rewards.base import Score, score
+from qcgrade.evidence import SliceError, slice_from_value
+from qcgrade.rewards.adapters import sample_stats, stat_keys
+from qcgrade.rewards.base import Score, reward_number, score
 
 RewardFunction = Callable[..., dict[str, Any]]
 
 
-def make_reward_func(tier2: bool = False, *, shaped: bool = False) -> RewardFunction:
+def make_reward_func(tier2: bool = False, *, shaped: bool = False, grounding: bool = False) -> RewardFunction:
     """A ``reward_func`` with options; bind it at module level in your reward file."""
 
     def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
-        return _rewards(queries, prompts, labels, tier2, shaped)
+        return _rewards(queries, prompts, labels, tier2, shaped, grounding)
 
-    reward_func.__doc__ = f"qcgrade reward for OpenRLHF (tier2={tier2}, shaped={shaped})."
+    reward_func.__doc__ = f"qcgrade reward for OpenRLHF (tier2={tier2}, shaped={shaped}, grounding={grounding})."
     return reward_func
 
 
@@ -47,19 +47,21 @@ def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence
     return _rewards(queries, prompts, labels, False, False)
 
 
-def _rewards(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], tier2: bool, shaped: bool) -> dict[str, Any]:
+def _rewards(
+    queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], tier2: bool, shaped: bool, grounding: bool = False
+) -> dict[str, Any]:
     rewards: list[float] = []
     passes: list[float] = []
-    logs: dict[str, list[float]] = {key: [] for key in stat_keys(tier2)}
+    logs: dict[str, list[float]] = {key: [] for key in stat_keys(tier2, grounding)}
     prompts = () if prompts is None else prompts
     labels = () if labels is None else labels
     for index, query in enumerate(queries):
         prompt = prompts[index] if index < len(prompts) else ""
         label = labels[index] if index < len(labels) else None
-        result = _grade(query, prompt, label, tier2)
-        rewards.append(0.0 if result is None else reward_value(result, shaped))
-        passes.append(1.0 if result is not None and result.passed else 0.0)
-        for key, value in sample_stats(result, tier2).items():
+        result = _grade(query, prompt, label, tier2, grounding)
+        rewards.append(reward_number(result, shaped))
+        passes.append(reward_number(result))
+        for key, value in sample_stats(result, tier2, grounding).items():
             logs[key].append(float(value))
     as_tensor = _tensor_factory()
     return {
@@ -69,18 +71,18 @@ def _rewards(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[An
     }
 
 
-def _grade(query: Any, prompt: Any, label: Any, tier2: bool) -> Score | None:
+def _grade(query: Any, prompt: Any, label: Any, tier2: bool, grounding: bool = False) -> Score | None:
     if not isinstance(query, str):
         # Flagged like an unusable label: the sample has nothing to grade.
         warnings.warn(f"qcgrade reward: query is {type(query).__name__}, not text; scoring 0.0", RuntimeWarning, stacklevel=4)
         return None
     try:
-        evidence = resolve_slice(label)
+        evidence = slice_from_value(label)
     except SliceError as exc:
         # The warnings registry shows each distinct message once per call site.
         warnings.warn(f"qcgrade reward: unusable label: {exc}; scoring 0.0", RuntimeWarning, stacklevel=4)
         return None
-    return score(strip_prompt(query, prompt), evidence, tier2=tier2)
+    return score(strip_prompt(query, prompt), evidence, tier2=tier2, grounding=grounding)
 
 
 def strip_prompt(query: str, prompt: str) -> str:

@@ -21,20 +21,22 @@ import warnings
 from collections.abc import Mapping, Sequence, Sized
 from typing import Any
 
-from qcgrade.evidence import SliceError
-from qcgrade.rewards.adapters import resolve_slice, reward_value
-from qcgrade.rewards.base import score
+from qcgrade.evidence import SliceError, slice_from_value
+from qcgrade.rewards.base import reward_number, score
 
 
 class RewardFunc:
     """qcgrade as a TRL reward function; build it with :func:`make_reward_func`."""
 
-    def __init__(self, slice_column: str = "slice", tier2: bool = False, shaped: bool = False) -> None:
+    def __init__(self, slice_column: str = "slice", tier2: bool = False, shaped: bool = False, grounding: bool = False) -> None:
         self.slice_column = slice_column
         self.tier2 = tier2
         self.shaped = shaped
+        self.grounding = grounding
         # TRL logs rewards under this name (rewards/<name>/mean ...).
-        self.__name__ = "qcgrade" + ("_tier2" if tier2 else "") + ("_shaped" if shaped else "")
+        self.__name__ = (
+            "qcgrade" + ("_tier2" if tier2 else "") + ("_grounding" if grounding else "") + ("_shaped" if shaped else "")
+        )
         self._warned = False
 
     def __call__(
@@ -64,12 +66,12 @@ class RewardFunc:
                 rewards.append(None)
                 continue
             try:
-                evidence = resolve_slice(raw)
+                evidence = slice_from_value(raw)
             except SliceError as exc:
                 self._warn(f"row {index}: unusable slice in column {self.slice_column!r}: {exc}")
                 rewards.append(None)
                 continue
-            rewards.append(reward_value(score(text, evidence, tier2=self.tier2), self.shaped))
+            rewards.append(reward_number(score(text, evidence, tier2=self.tier2, grounding=self.grounding), self.shaped))
         return rewards
 
     def _warn(self, message: str) -> None:
@@ -78,17 +80,21 @@ class RewardFunc:
             warnings.warn(f"qcgrade reward: {message}", RuntimeWarning, stacklevel=3)
 
     def __repr__(self) -> str:
-        return f"RewardFunc(slice_column={self.slice_column!r}, tier2={self.tier2}, shaped={self.shaped})"
+        extra = ", grounding=True" if self.grounding else ""
+        return f"RewardFunc(slice_column={self.slice_column!r}, tier2={self.tier2}, shaped={self.shaped}{extra})"
 
 
-def make_reward_func(slice_column: str = "slice", tier2: bool = False, *, shaped: bool = False) -> RewardFunc:
+def make_reward_func(
+    slice_column: str = "slice", tier2: bool = False, *, shaped: bool = False, grounding: bool = False
+) -> RewardFunc:
     """A reward function for ``GRPOTrainer(reward_funcs=[...])``.
 
     ``slice_column`` names the dataset column that holds each row's slice;
     ``tier2`` adds the tier-2 disciplines; ``shaped`` returns
-    ``1 / (1 + violations)`` instead of the binary pass.
+    ``1 / (1 + violations)`` instead of the binary pass; ``grounding`` adds
+    the tier-3 grounding checks.
     """
-    return RewardFunc(slice_column, tier2, shaped)
+    return RewardFunc(slice_column, tier2, shaped, grounding)
 
 
 def completion_text(completion: Any) -> str | None:

@@ -32,9 +32,9 @@ import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from qcgrade.evidence import EvidenceSlice, SliceError
-from qcgrade.rewards.adapters import resolve_slice, reward_value, sample_stats
-from qcgrade.rewards.base import Score, score
+from qcgrade.evidence import EvidenceSlice, SliceError, slice_from_value
+from qcgrade.rewards.adapters import sample_stats
+from qcgrade.rewards.base import Score, reward_number, score
 
 
 def compute_score(
@@ -46,14 +46,15 @@ def compute_score(
     tier2: bool = False,
     shaped: bool = False,
     return_dict: bool = False,
+    grounding: bool = False,
     **_ignored: Any,
 ) -> float | dict[str, Any]:
     """The reward of one response: a float, or a dict with ``score`` and per-check counts."""
-    result = _grade(solution_str, ground_truth, extra_info, tier2)
-    value = 0.0 if result is None else reward_value(result, shaped)
+    result = _grade(solution_str, ground_truth, extra_info, tier2, grounding)
+    value = reward_number(result, shaped)
     if not return_dict:
         return value
-    return {"score": value, **sample_stats(result, tier2)}
+    return {"score": value, **sample_stats(result, tier2, grounding)}
 
 
 def compute_score_batch(
@@ -65,6 +66,7 @@ def compute_score_batch(
     tier2: bool = False,
     shaped: bool = False,
     return_dict: bool = False,
+    grounding: bool = False,
     **_ignored: Any,
 ) -> list[float | dict[str, Any]]:
     """:func:`compute_score` over a batch, for verl's ``batch`` reward manager (verl 0.6.x and earlier)."""
@@ -81,12 +83,13 @@ def compute_score_batch(
             tier2=tier2,
             shaped=shaped,
             return_dict=return_dict,
+            grounding=grounding,
         )
         for i, solution in enumerate(solution_strs)
     ]
 
 
-def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool) -> Score | None:
+def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool, grounding: bool = False) -> Score | None:
     raw = ground_truth
     if _empty(raw) and isinstance(extra_info, dict):
         raw = extra_info.get("slice")
@@ -97,11 +100,11 @@ def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool) -> Sc
         _warn(f"solution_str is {type(solution).__name__}, not text")
         return None
     try:
-        evidence: EvidenceSlice = resolve_slice(raw)
+        evidence: EvidenceSlice = slice_from_value(raw)
     except SliceError as exc:
         _warn(f"unusable slice: {exc}")
         return None
-    return score(solution, evidence, tier2=tier2)
+    return score(solution, evidence, tier2=tier2, grounding=grounding)
 
 
 def _warn(problem: str) -> None:

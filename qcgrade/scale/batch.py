@@ -11,7 +11,8 @@ where ``reward`` is the paper's QC reward (1.0 when the section has no
 violation, else 0.0) and ``line`` is the 1-based input line number. A line
 that cannot be graded (invalid JSON or UTF-8, a missing field, a bad slice)
 becomes ``{"error", "id" (when known), "line"}`` and the batch goes on.
-Blank lines are skipped.
+Blank lines are skipped. Rows are read by :func:`qcgrade.files.read_row`,
+the reader corpus files use too, so both say the same about a bad row.
 
 Memory stays flat however long the file: lines are read lazily, sent to
 worker processes in chunks, and at most ``workers * 2`` chunks are in flight
@@ -31,14 +32,13 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..evidence import EvidenceSlice, SliceError, load_slice
-from ..files import InputError, json_limit, parse_json_line, read_slice
+from ..files import RowError, numbered_lines, read_row
 from ..grader import active_checks, grade
 from ..options import Options
+from ..rewards.base import reward_number
 
 #: Lines sent to a worker at once: big enough to amortise the inter-process
 #: round trip, small enough that a chunk of long sections stays small.
@@ -145,36 +145,18 @@ def grade_line(number: int, raw: bytes | str, options: Options, base_dir: str = 
     """Grade one input line; never raises for bad input, which becomes an error record."""
     record_id: Any = None
     try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        if number == 1:
-            text = text.lstrip("\ufeff")
-        try:
-            item = parse_json_line(text)
-        except ValueError as exc:
-            raise _LineError(str(exc)) from None
-        if not isinstance(item, dict):
-            raise _LineError(f"expected a JSON object, got {_json_type(item)}")
-        record_id = item.get("id")
-        if record_id is not None and (isinstance(record_id, bool) or not isinstance(record_id, (str, int))):
-            bad = record_id
-            record_id = None
-            raise _LineError(f"id: expected a string or an integer, got {_json_type(bad)}")
-        section = item.get("section")
-        if not isinstance(section, str):
-            problem = "missing" if "section" not in item else f"expected a string, got {_json_type(section)}"
-            raise _LineError(f"section: {problem}")
-        report = grade(section, _evidence(item, base_dir), options)
-    except UnicodeDecodeError as exc:
-        return _error(number, None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")
-    except _LineError as exc:
-        return _error(number, record_id, str(exc))
+        row = read_row(number, raw, base_dir)
+        record_id = row.id
+        report = grade(row.section, row.slice, options)
+    except RowError as exc:
+        return _error(number, exc.id, str(exc))
     except Exception as exc:  # noqa: BLE001 - a qcgrade bug must not sink the other lines of a batch
         return _error(number, record_id, f"internal error: {type(exc).__name__}: {exc}", INTERNAL_ERROR)
     record = {
         "id": record_id,
         "line": number,
         "passed": report.passed,
-        "reward": 1.0 if report.passed else 0.0,
+        "reward": reward_number(report),
         "counts": report.counts,
         "violations": [f.to_dict() for f in report.findings],
     }
@@ -183,46 +165,6 @@ def grade_line(number: int, raw: bytes | str, options: Options, base_dir: str = 
 
 def grade_chunk(chunk: Chunk, options: Options, base_dir: str) -> list[BatchResult]:
     return [grade_line(number, raw, options, base_dir) for number, raw in chunk]
-
-
-class _LineError(Exception):
-    pass
-
-
-def _evidence(item: dict[str, Any], base_dir: str) -> EvidenceSlice:
-    has_slice, has_path = "slice" in item, "slice_path" in item
-    if has_slice == has_path:
-        raise _LineError("give exactly one of slice and slice_path" if has_slice else "slice: missing (give slice or slice_path)")
-    if has_slice:
-        value = item["slice"]
-        if not isinstance(value, (dict, str)):
-            raise _LineError(f"slice: expected an object or JSON text, got {_json_type(value)}")
-        try:
-            return load_slice(value)
-        except SliceError as exc:
-            raise _LineError(f"slice: {exc}") from None
-        except (ValueError, RecursionError) as exc:  # JSON text past Python's parsing limits
-            raise _LineError(f"slice: invalid JSON: {json_limit(exc)}") from None
-    path = item["slice_path"]
-    if not isinstance(path, str) or not path:
-        got = "an empty string" if path == "" else _json_type(path)
-        raise _LineError(f"slice_path: expected a file path, got {got}")
-    resolved = Path(base_dir, path)
-    try:
-        stat = resolved.stat()
-        return _slice_file(str(resolved), stat.st_mtime_ns, stat.st_size)
-    except FileNotFoundError:
-        raise _LineError(f"slice_path: {resolved}: no such file") from None
-    except (InputError, OSError) as exc:
-        raise _LineError(f"slice_path: {exc}") from None
-    except (ValueError, RecursionError) as exc:  # JSON past Python's parsing limits
-        raise _LineError(f"slice_path: {resolved}: invalid JSON: {json_limit(exc)}") from None
-
-
-@lru_cache(maxsize=256)
-def _slice_file(path: str, mtime_ns: int, size: int) -> EvidenceSlice:
-    # Keyed on mtime and size too, so an edited slice file is read again.
-    return read_slice(Path(path))
 
 
 def _error(number: int, record_id: Any, message: str, status: str = ERROR) -> BatchResult:
@@ -236,25 +178,9 @@ def _dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def _json_type(value: Any) -> str:
-    names = {
-        type(None): "null",
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "an array",
-        dict: "an object",
-    }
-    return names.get(type(value), type(value).__name__)
-
-
 def _chunks(lines: Iterable[bytes | str], size: int) -> Iterator[Chunk]:
     chunk: Chunk = []
-    for number, raw in enumerate(lines, start=1):
-        data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-        if not data.strip():
-            continue
+    for number, data in numbered_lines(lines):
         chunk.append((number, data))
         if len(chunk) >= size:
             yield chunk

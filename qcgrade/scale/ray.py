@@ -47,9 +47,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..evidence import SliceError, load_slice
+from ..evidence import SliceError, slice_from_value
 from ..grader import active_checks, grade
 from ..options import Options
+from ..rewards.base import reward_number
 
 OUTPUT_COLUMNS: tuple[str, ...] = ("passed", "reward", "violation_count", "counts", "violations", "error")
 
@@ -108,13 +109,13 @@ class Grader:
         if slice_value is None:
             return _failed("slice: missing")
         try:
-            evidence = load_slice(_plain(slice_value))
+            evidence = slice_from_value(slice_value)
         except SliceError as exc:
             return _failed(f"slice: {exc}")
         report = grade(section, evidence, self.options)
         counts = json.dumps(report.counts, sort_keys=True)
         violations = json.dumps([f.to_dict() for f in report.findings], sort_keys=True, ensure_ascii=False)
-        return report.passed, 1.0 if report.passed else 0.0, len(report.findings), counts, violations, ""
+        return report.passed, reward_number(report), len(report.findings), counts, violations, ""
 
 
 def pool_for(total_cpus: float) -> tuple[int, float]:
@@ -177,19 +178,6 @@ def grade_dataset(
 
 def _failed(message: str) -> tuple[bool, float, int, str, str, str]:
     return False, math.nan, 0, "{}", "[]", message
-
-
-def _plain(value: Any) -> Any:
-    """Arrow/numpy values back to plain JSON values; nulls inside objects dropped."""
-    if isinstance(value, (str, bytes)):
-        return value
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items() if v is not None}
-    if hasattr(value, "tolist"):  # numpy arrays and scalars
-        return _plain(value.tolist())
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _batch_kind(batch: Any) -> str:

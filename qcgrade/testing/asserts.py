@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..errors import SectionFailure
+from ..evidence import SliceLike
 from ..files import InputError, read_section, read_slice, slice_beside
 from ..findings import Finding, Report
 from ..grader import grade
-from ..rewards.base import SliceLike
 
 #: Longest offending text quoted in full; longer text keeps its two ends.
 _QUOTE_LIMIT = 60

@@ -1,0 +1,57 @@
+"""A number in a citing sentence is stated by none of its sources (tier 3, grounding).
+
+Why it matters: tier 1 checks that a number carries a citation, not that
+the citation says it. A digit changed after the fact ("number swap") or a
+figure pinned on the wrong card passes every marker check while the sentence
+misquotes its source: the paper's QC-invisible region, which otherwise only
+an LLM judge can grade.
+
+A numeral in a sentence that cites cards (or tags metrics) must match a
+value that one of those cards states in its ``claim`` or ``quote``, a value
+of a metric the sentence tags or the cards list in ``metric_refs``, or a
+difference, sum or percent change of two such values. Values compare as
+numbers, to the precision written (``61%`` matches ``61.0%``, ``1.2``
+matches ``1.23``, ``1.3`` does not), across separators, ``per cent``, scale
+words (``$1.2bn`` = ``1,200 million``), basis points and Unicode digits; the
+rules live in :mod:`qcgrade.grounding.values` and ``docs/grounding.md``.
+A sentence with an orphan citation or an unregistered tag is left to tier 1.
+When another card of the slice states the number, the message names it: a
+misattributed citation.
+
+Fails (C21 says 9%, C22 says 13 bp)::
+
+    Net interest income rose 13% to 412 M USD [C21].
+
+Passes::
+
+    Net interest income rose 9 per cent to $412 million [C21].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..evidence import EvidenceSlice
+from ..findings import Finding
+from ..grounding.match import value_misses
+from ..options import Options
+from ..reading.section import Section
+from .base import Check
+
+NAME = "value_mismatch"
+
+
+def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
+    for miss in value_misses(section, evidence, skip_years=options.allow_years):
+        cited = miss.cited
+        if miss.cards:
+            message = f"{miss.numeral.text} is not in {', '.join(miss.cards)}"
+        else:
+            message = f"{miss.numeral.text} is not the value of {', '.join('{' + t + '}' for t in cited.tags)}"
+        if miss.elsewhere is not None:
+            message += f"; it appears in {miss.elsewhere}"
+        related = miss.cards[0] if miss.cards else cited.tags[0]
+        yield section.finding(NAME, miss.numeral.start, miss.numeral.end, message, related)
+
+
+CHECK = Check(NAME, 3, run, __doc__ or "")

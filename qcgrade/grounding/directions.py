@@ -1,0 +1,203 @@
+"""Direction words: which way a sentence says a quantity moved, negation included.
+
+Two axes, because English has two: *size* (grew, fell, widened, narrowed,
+higher, lower: the quantity got bigger or smaller) and *quality* (improved,
+worsened, beat, missed: it got better or worse). A narrowing loss is
+smaller and better at once, so words are only ever compared on one axis;
+"the loss narrowed" never contradicts "the loss improved".
+
+A direction can be negated ("did not fall", "no longer growing", "failed to
+improve"): a negated word asserts only that the quantity did *not* move that
+way, so it contradicts a source that says it did, and nothing else.
+
+The lexicon is written from ordinary financial English, inflections spelled
+out, and is wider than any injector's word list on purpose. Every pattern
+is a bounded alternation of literal words, so scans are linear.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import regex
+
+from .values import Value, read_numeral
+
+SIZE, QUALITY = "size", "quality"
+UP, DOWN = 1, -1
+
+
+def _forms(spec: str) -> list[str]:
+    return spec.split()
+
+
+# Verbs and adjectives that say a quantity got bigger (size, up) ...
+_SIZE_UP = _forms(
+    """grew grow grows growing grown growth rose rise rises rising risen increase increased increases increasing
+    climb climbed climbs climbing jump jumped jumps jumping surge surged surges surging soar soared soaring
+    expand expanded expands expanding expansion widen widened widens widening accelerate accelerated accelerates
+    accelerating acceleration rebound rebounded rebounding swell swelled swelling doubled tripled spiked
+    higher highest advanced advancing boosted"""
+)
+# ... or smaller (size, down).
+_SIZE_DOWN = _forms(
+    """fell fall falls falling fallen decline declined declines declining decrease decreased decreases decreasing
+    drop dropped drops dropping dip dipped dips dipping slip slipped slips slipping slid slide slides sliding
+    shrink shrank shrinks shrinking shrunk contracting contraction narrow narrowed narrows narrowing
+    decelerate decelerated decelerates decelerating deceleration plunge plunged plunges plunging tumble tumbled
+    slump slumped slumps slumping sank sink sinks sinking halved eroded eroding compressed compression
+    lower lowest retreated"""
+)
+# Better (quality, up) and worse (quality, down).
+_QUALITY_UP = _forms(
+    """improve improved improves improving improvement strengthen strengthened strengthens strengthening
+    stronger better beat beats outperform outperformed outperforms outperforming upgrade upgraded upgrades"""
+)
+_QUALITY_DOWN = _forms(
+    """worsen worsened worsens worsening worse deteriorate deteriorated deteriorates deteriorating deterioration
+    weaken weakened weakens weakening weaker missed underperform underperformed underperforms underperforming
+    downgrade downgraded downgrades"""
+)
+
+LEXICON: dict[str, tuple[str, int]] = {}
+for _words, _axis, _sign in (
+    (_SIZE_UP, SIZE, UP),
+    (_SIZE_DOWN, SIZE, DOWN),
+    (_QUALITY_UP, QUALITY, UP),
+    (_QUALITY_DOWN, QUALITY, DOWN),
+):
+    for _word in _words:
+        LEXICON[_word] = (_axis, _sign)
+
+# Words that are directions only in some company: "up"/"down" before a
+# figure or to/from/by ("down 6%", "up to 3.1%") or alone in a table cell; "above"/"below" before a
+# figure or a yardstick ("below 3%", "above consensus", never "discussed
+# below"); "gain"/"loss" as a change ("a loss of 3.5 points"), never an
+# accounting line ("net loss of 12 M").
+_FIGURE = r"(?:\p{N}|\p{Sc}|[+\-\u2212~]|\{|(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half)(?!\w))"
+_YARDSTICK = (
+    r"(?:the\s+|its\s+|our\s+)?(?:"
+    + _FIGURE
+    + r"|consensus|guidance|expectations|estimates?|targets?|forecasts?|plan|budget|peers)"
+)
+_CONTEXTUAL = (
+    rf"|(?P<up>up)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"
+    rf"|(?P<down>down)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"
+    rf"|(?P<above>above|ahead\s+of|more\s+than)(?=\s+{_YARDSTICK})"
+    rf"|(?P<below>below|behind|less\s+than|short\s+of)(?=\s+{_YARDSTICK})"
+    # "contracted backlog" is under contract; "margin contracted (sharply) to" shrank.
+    r"|(?P<contracted>contracted)(?!\s+(?![\p{L}]+ly(?![\p{L}]))(?!to|by|from|in|on|at|as|and|but|while)\p{L})"
+    r"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<gain>gains?)(?=\s+of\s)"
+    r"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<loss>loss(?:es)?|lost)(?=\s+(?:of\s|\p{N}))"
+)
+_CONTEXT_MEANING = {
+    "up": (SIZE, UP),
+    "down": (SIZE, DOWN),
+    "above": (SIZE, UP),
+    "below": (SIZE, DOWN),
+    "contracted": (SIZE, DOWN),
+    "gain": (SIZE, UP),
+    "loss": (SIZE, DOWN),
+}
+DIRECTION_WORD = regex.compile(
+    r"(?<![\w\-])(?:(?P<word>" + "|".join(sorted(LEXICON, key=len, reverse=True)) + r")" + _CONTEXTUAL + r")(?![\w\-])",
+    regex.IGNORECASE,
+)
+# A negation within the three words before a direction word.
+_NEGATION = regex.compile(
+    r"(?:(?<![\w])(?:not|no|never|neither|nor|without|no\s+longer|failed\s+to|fail\s+to|stopped|ceased|halted)|n['\u2019]t)"
+    # At most two words between, none closing a clause ("did not grow; they slid").
+    r"(?:\s+[^\s;,.:!?]+){0,2}\s+$",
+    regex.IGNORECASE,
+)
+_LOOKBACK = 48  # characters: enough for three short words, and a bound on the scan
+
+
+class Direction(NamedTuple):
+    """A direction word: where it is, its axis and sign, and whether it is negated."""
+
+    start: int
+    end: int
+    word: str
+    axis: str
+    sign: int
+    negated: bool
+
+
+def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
+    """Every direction word in ``text[start:end]``, in order."""
+    stop = len(text) if end is None else end
+    found: list[Direction] = []
+    for match in DIRECTION_WORD.finditer(text, start, stop):
+        kind = match.lastgroup or "word"
+        if kind == "word":
+            axis, sign = LEXICON[match.group().lower()]
+        else:
+            axis, sign = _CONTEXT_MEANING[kind]
+        before = text[max(start, match.start() - _LOOKBACK) : match.start()]
+        negated = _NEGATION.search(before) is not None
+        found.append(Direction(match.start(), match.end(), match.group(), axis, sign, negated))
+    return found
+
+
+# "to 12.1% from 11.6%" and "from 11.6% to 12.1%": the numbers say which way,
+# whatever the verb (a card may say "improved" and mean "rose").
+_AMOUNT = r"[\p{Sc}]?\p{N}[\p{N}.,]*(?:%|\s?(?:bp|bps|pp|x|[kKmMbB]n?|million|billion|months?|years?|[A-Z]{3})(?![\p{L}]))?"
+_FROM_TO = regex.compile(
+    rf"(?<!\w)(?:to\s+(?P<to>{_AMOUNT})[^.;:\n]{{0,40}}?(?<!\w)from\s+(?P<from>{_AMOUNT})"
+    rf"|from\s+(?P<from2>{_AMOUNT})\s+to\s+(?P<to2>{_AMOUNT}))",
+    regex.IGNORECASE,
+)
+# "61% in community practices versus 89%": the first is below the second.
+_VERSUS = regex.compile(
+    rf"(?<![\w.,])(?P<to>{_AMOUNT})[^.;:\n\d]{{0,40}}?(?<!\w)(?:versus|vs\.?|compared\s+with|against)"
+    rf"[^.;:\n\d]{{0,24}}?(?P<from>{_AMOUNT})",
+    regex.IGNORECASE,
+)
+
+
+def implied_directions(text: str) -> list[Direction]:
+    """Size directions a text implies by its numbers alone ("to 12.1% from 11.6%": up)."""
+    found: list[Direction] = []
+    for pattern in (_FROM_TO, _VERSUS):
+        for match in pattern.finditer(text):
+            new = "to" if match.group("to") else "to2"
+            old = "from" if match.group("from") else "from2"
+            a = _amount_value(match.group(new), text[match.end(new) :][:32])
+            b = _amount_value(match.group(old), text[match.end(old) :][:32])
+            if a is None or b is None or a.scaled == b.scaled:
+                continue
+            sign = UP if a.scaled > b.scaled else DOWN
+            found.append(Direction(match.start(), match.end(), match.group(), SIZE, sign, False))
+    found.sort()
+    return found
+
+
+def _amount_value(amount: str, after: str) -> Value | None:
+    """The value of an amount ("12.1%", "1.2 B"), its unit read from the rest of it."""
+    parts = amount.split(maxsplit=1)
+    if not parts:
+        return None
+    rest = (" " + parts[1] if len(parts) > 1 else "") + after
+    return read_numeral(parts[0], "", rest)
+
+
+def contradicts(stated: Direction, source: Direction) -> bool:
+    """Whether ``stated`` says the opposite of ``source`` on the same axis.
+
+    Opposite signs, neither negated ("grew" against "fell"); or the same
+    sign with exactly one negated ("did not fall" against "fell"). Two
+    negations assert nothing either way.
+    """
+    if stated.axis != source.axis:
+        return False
+    if not stated.negated and not source.negated:
+        return stated.sign != source.sign
+    if stated.negated != source.negated:
+        return stated.sign == source.sign
+    return False
+
+
+def agrees(stated: Direction, source: Direction) -> bool:
+    """Whether ``stated`` says what ``source`` says on the same axis."""
+    return stated.axis == source.axis and stated.sign == source.sign and stated.negated == source.negated

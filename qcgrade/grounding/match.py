@@ -1,0 +1,497 @@
+"""Compare a citing sentence with what its cited cards and tagged metrics state.
+
+The slice side is read once per slice (:func:`facts_for`): each card's
+values (claim, quote and the metrics it lists in ``metric_refs``) and its
+direction words, each with the clause it sits in. The section side is read
+per sentence, and only for sentences whose every marker resolves: a
+sentence with an orphan citation or an unregistered tag already fails tier
+1, and what an unknown card says cannot be compared.
+
+Which quantity a direction word is about is decided by *anchoring*: a
+sentence's direction word is compared only with a card's direction word
+whose clause shares a value or a content word with its own clause ("the
+margin began to narrow" is not about "deposit costs rose", even in a
+sentence that cites that card). A contradiction needs an anchored card
+direction that says the opposite and none that agrees.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import Counter, OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+import regex
+
+from ..evidence import Card, EvidenceSlice
+from ..reading.section import Numeral, Section, Sentence
+from .directions import LEXICON, Direction, agrees, contradicts, directions, implied_directions
+from .values import Value, derived_values, metric_values, read_numeral, read_values, same_value
+
+# Clauses end at punctuation that separates them and at joining words.
+_CLAUSE_BREAK = regex.compile(
+    r"[,;:()\u2013\u2014]|\s-\s|(?<!\w)(?:but|while|whereas|although|though|yet|and|which|after|before|as)(?!\w)",
+    regex.IGNORECASE,
+)
+_WORD = regex.compile(r"(?<![\w\-])\p{L}[\p{L}\-']{3,}")
+# Words too common to say which quantity a clause is about.
+_STOPWORDS = frozenset(
+    """that this these those there their they them then than with from into onto over under about after before
+    year years quarter quarters month months period prior previous last next first second third half full
+    were was been being have has had will would could should may might must also only just more less most least
+    still even much many some such each other what when where which while whose within without against between
+    around near nearly roughly about approximately compared versus same percent basis points point total
+    company group business report reported reports says said according annual level levels rate rates
+    term terms time times share""".split()
+)
+_STEM = 5  # characters of a word that identify it ("deposits" ~ "deposit", "margins" ~ "margin")
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The stems of a clause's content words (no stopwords, no direction words)."""
+    stems = set()
+    for match in _WORD.finditer(text):
+        word = match.group().lower()
+        if word in _STOPWORDS or word in LEXICON:
+            continue
+        stems.add(word[:_STEM])
+    return frozenset(stems)
+
+
+_FUNCTION_WORDS = frozenset(
+    """a an the of to by at in on was were is are be been has had have its their his her our and or from with for
+    than as so very slightly sharply further also again still only year quarter""".split()
+)
+_TOKEN = regex.compile(r"[\p{L}][\p{L}\-']*")
+
+
+def neighbours(text: str, direction: Direction, lo: int, hi: int) -> tuple[str, str]:
+    """The stems of the nearest content words before and after a direction word, in its clause.
+
+    "revenue growth forecast" and "revenue decline forecast" share both:
+    the same collocation, so the same quantity.
+    """
+    before = ""
+    for token in reversed(_TOKEN.findall(text, max(lo, direction.start - 40), direction.start)):
+        if token.lower() not in _FUNCTION_WORDS:
+            before = token.lower()[:_STEM]
+            break
+    after = ""
+    for token in _TOKEN.findall(text, direction.end, min(hi, direction.end + 40)):
+        if token.lower() not in _FUNCTION_WORDS:
+            after = token.lower()[:_STEM]
+            break
+    return before, after
+
+
+def clause_bounds(text: str, start: int, end: int, at: int) -> tuple[int, int]:
+    """The clause of ``text[start:end]`` that holds offset ``at``."""
+    lo, hi = start, end
+    for match in _CLAUSE_BREAK.finditer(text, start, end):
+        if match.end() <= at:
+            lo = match.end()
+        elif match.start() >= at:
+            hi = match.start()
+            break
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class CardDirection:
+    """A direction word in a card, with the values and content words of its clause."""
+
+    direction: Direction
+    clause: str
+    values: tuple[Value, ...]
+    words: frozenset[str]
+    neighbours: tuple[str, str] = ("", "")  # the content words just before and after it
+    lexical: bool = True  # a word of the lexicon (not a direction implied by numbers)
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """What one card states: its values (derived ones apart) and its directions."""
+
+    card: Card
+    values: tuple[Value, ...]
+    derived: tuple[Value, ...]
+    directions: tuple[CardDirection, ...]
+
+
+@dataclass(frozen=True)
+class SliceFacts:
+    """Every card's facts, and every metric's values, read once per slice."""
+
+    cards: dict[str, CardFacts]
+    metrics: dict[str, tuple[Value, ...]]
+
+    def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
+        """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
+        for card_id, facts in self.cards.items():
+            if card_id not in exclude and any(same(value, v) for v in facts.values):
+                return card_id
+        return None
+
+
+same = same_value
+
+
+def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
+    values: list[Value] = []
+    found: list[CardDirection] = []
+    for text in (card.claim, card.quote):
+        values.extend(read_values(text))
+        for direction in directions(text):
+            lo, hi = clause_bounds(text, 0, len(text), direction.start)
+            clause = text[lo:hi]
+            near = neighbours(text, direction, lo, hi)
+            found.append(CardDirection(direction, clause, tuple(read_values(clause)), content_words(clause), near))
+        for direction in implied_directions(text):
+            lo, hi = clause_bounds(text, 0, len(text), direction.start)
+            clause = text[lo:hi]
+            found.append(CardDirection(direction, clause, tuple(read_values(clause)), content_words(clause), lexical=False))
+    for tag in card.metric_refs:
+        values.extend(metrics.get(tag, ()))
+    return CardFacts(card, tuple(values), tuple(derived_values(values)), tuple(found))
+
+
+_CACHE: OrderedDict[int, tuple[EvidenceSlice, SliceFacts]] = OrderedDict()
+_CACHE_SIZE = 64
+
+
+def facts_for(evidence: EvidenceSlice) -> SliceFacts:
+    """The slice's facts, read once per slice object (reward loops reuse a few slices)."""
+    key = id(evidence)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is evidence:
+        _CACHE.move_to_end(key)
+        return hit[1]
+    metrics = {m.tag: tuple(metric_values(m.value, m.unit)) for m in evidence.metrics}
+    facts = SliceFacts({c.id: _card_facts(c, metrics) for c in evidence.cards}, metrics)
+    _CACHE[key] = (evidence, facts)  # the slice is kept alive, so its id is not reused
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return facts
+
+
+@dataclass(frozen=True, eq=False)
+class CitingSentence:
+    """A sentence whose every marker resolves, with the cards and metrics it names."""
+
+    index: int
+    sentence: Sentence
+    cards: tuple[str, ...]  # distinct, in order of citation
+    tags: tuple[str, ...]
+    groups: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (start, card ids) per citation group
+    tag_spans: tuple[tuple[int, str], ...] = ()  # (start, tag) per registered metric tag
+
+    def owners(self, at: int) -> tuple[str, ...]:
+        """The cards a claim at offset ``at`` rests on: the first citation group after it, else the last before."""
+        groups = self.groups
+        if not groups:
+            return self.cards
+        i = bisect_left(self._group_starts, at)
+        return groups[i][1] if i < len(groups) else groups[-1][1]
+
+    @cached_property
+    def _group_starts(self) -> list[int]:
+        return [start for start, _ids in self.groups]
+
+
+_LAST: list[tuple[Section, EvidenceSlice, tuple[CitingSentence, ...]]] = []
+
+
+def citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
+    """Sentences that cite a card or tag a metric, every marker of them resolving and vouching.
+
+    Both grounding checks ask for the same section in turn: the last answer is kept.
+    """
+    last = _LAST[0] if _LAST else None  # read once: another thread may replace it
+    if last is not None and last[0] is section and last[1] is evidence:
+        yield from last[2]
+        return
+    found = tuple(_citing_sentences(section, evidence))
+    _LAST[:] = [(section, evidence, found)]
+    yield from found
+
+
+def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
+    if not section.citations and not section.metric_tags:
+        return
+    cards_of: dict[int, list[str]] = {}
+    tags_of: dict[int, list[str]] = {}
+    groups_of: dict[int, list[tuple[int, int, list[str]]]] = {}
+    spans_of: dict[int, list[tuple[int, str]]] = {}
+    spoiled: set[int] = set()
+    text = section.text
+    for marker in section.citations:
+        if marker.id not in evidence.card_ids or not marker.vouches:
+            spoiled.add(marker.sentence)
+            continue
+        if marker.id not in cards_of.setdefault(marker.sentence, []):
+            cards_of[marker.sentence].append(marker.id)
+        groups = groups_of.setdefault(marker.sentence, [])
+        # Markers with only brackets, separators or blanks between them form one group.
+        if groups and marker.start - groups[-1][1] <= 8 and not text[groups[-1][1] : marker.start].strip(" ,;[]"):
+            groups[-1] = (groups[-1][0], marker.end, [*groups[-1][2], marker.id])
+        else:
+            groups.append((marker.start, marker.end, [marker.id]))
+    for marker in section.metric_tags:
+        if marker.id not in evidence.metric_tags or not marker.vouches:
+            spoiled.add(marker.sentence)
+            continue
+        spans_of.setdefault(marker.sentence, []).append((marker.start, marker.id))
+        if marker.id not in tags_of.setdefault(marker.sentence, []):
+            tags_of[marker.sentence].append(marker.id)
+    sentences = section.sentences
+    for index in sorted((set(cards_of) | set(tags_of)) - spoiled):
+        sentence = sentences[index]
+        if sentence.kind == "code":
+            continue
+        owned = tuple((start, tuple(ids)) for start, _end, ids in groups_of.get(index, ()))
+        tags = tuple(tags_of.get(index, ()))
+        yield CitingSentence(index, sentence, tuple(cards_of.get(index, ())), tags, owned, tuple(spans_of.get(index, ())))
+
+
+@dataclass(frozen=True)
+class ValueMiss:
+    """A numeral no cited card or named metric states."""
+
+    numeral: Numeral
+    value: Value
+    cards: tuple[str, ...]  # the cards it rests on (its citation group)
+    cited: CitingSentence
+    elsewhere: str | None  # a card of the slice that does state it
+
+
+def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = False) -> Iterator[ValueMiss]:
+    """Every numeral of a citing sentence that its sources do not state.
+
+    A numeral rests on the citation group that follows it (else the last one
+    before it), as a reader attributes it, plus every metric tagged in the
+    sentence: "rose 31% [C22]" must be in C22 even when the same sentence
+    cites C21 elsewhere.
+    """
+    cited = {c.index: c for c in citing_sentences(section, evidence)}
+    if not cited:
+        return
+    facts = facts_for(evidence)
+    text = section.text
+    sources: dict[tuple[str, ...], tuple[tuple[Value, ...], tuple[Value, ...]]] = {}
+    for numeral in section.numerals:
+        where = cited.get(numeral.sentence)
+        if where is None:
+            continue
+        if skip_years and _is_year(numeral.text):
+            continue
+        value = read_numeral(numeral.text, text[max(0, numeral.start - 4) : numeral.start], text[numeral.end : numeral.end + 32])
+        if value is None:
+            continue
+        owners = where.owners(numeral.start)
+        key = (*owners, "{", *where.tags)
+        if key not in sources:
+            sources[key] = _sources(facts, owners, where.tags)
+        stated, derived = sources[key]
+        if any(same(value, v) for v in stated) or any(same(value, v) for v in derived):
+            continue
+        yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
+
+
+def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Value, ...]]:
+    stated: list[Value] = []
+    derived: list[Value] = []
+    for card_id in cards:
+        card = facts.cards[card_id]
+        stated.extend(card.values)
+        derived.extend(card.derived)
+    tagged: list[Value] = []
+    for tag in tags:
+        tagged.extend(facts.metrics.get(tag, ()))
+    stated.extend(tagged)
+    if tagged or len(cards) > 1:
+        # Values computed across sources: a tagged value against a card's, or two cards'.
+        derived.extend(derived_values(stated))
+    return tuple(stated), tuple(derived)
+
+
+def _is_year(text: str) -> bool:
+    return len(text) == 4 and text.isascii() and text.isdigit() and text[:2] in ("19", "20")
+
+
+@dataclass(frozen=True)
+class PolarityMiss:
+    """A direction word that contradicts what a cited card says of the same quantity."""
+
+    direction: Direction
+    card: str
+    card_direction: CardDirection
+    cited: CitingSentence
+
+
+def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[PolarityMiss]:
+    """Every direction word of a citing sentence that its cited cards contradict."""
+    facts: SliceFacts | None = None
+    text = section.text
+    masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
+    mask_starts = [start for start, _end in masks]
+    by_sentence: dict[int, list[Numeral]] | None = None
+    for where in citing_sentences(section, evidence):
+        if not where.cards:
+            continue
+        sentence = where.sentence
+        found = [d for d in directions(text, sentence.start, sentence.end) if not _masked(masks, mask_starts, d.start, d.end)]
+        if not found:
+            continue
+        if facts is None or by_sentence is None:
+            facts = facts_for(evidence)
+            by_sentence = {}
+            for numeral in section.numerals:
+                by_sentence.setdefault(numeral.sentence, []).append(numeral)
+        reader = _SentenceReader(facts, where, text, found, by_sentence.get(where.index, []))
+        for direction in found:
+            miss = reader.judge(direction)
+            if miss is not None:
+                yield miss
+
+
+def _masked(masks: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    i = bisect_right(starts, end - 1) - 1
+    return i >= 0 and masks[i][1] > start
+
+
+#: A direction word speaks of at most this many values (the nearest ones).
+_SCOPE_LIMIT = 8
+
+
+class _SentenceReader:
+    """One citing sentence, indexed once so that judging each direction word is cheap.
+
+    Clause breaks, direction words and numerals are sorted lists searched by
+    bisection, and content words are read once per clause, so a sentence
+    with thousands of direction words stays linear.
+    """
+
+    def __init__(self, facts: SliceFacts, where: CitingSentence, text: str, found: list[Direction], own: list[Numeral]) -> None:
+        self.facts = facts
+        self.where = where
+        self.text = text
+        self.found = found
+        self.starts = [d.start for d in found]
+        sentence = where.sentence
+        self.breaks = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(text, sentence.start, sentence.end)]
+        self.break_starts = [b[0] for b in self.breaks]
+        self.break_ends = [b[1] for b in self.breaks]
+        self.numerals = own
+        self.numeral_starts = [n.start for n in own]
+        self.tags = where.tag_spans
+        self.tag_starts = [at for at, _tag in where.tag_spans]
+        self._words: dict[tuple[int, int], frozenset[str]] = {}
+        self._values: dict[int, Value | None] = {}
+        self.kinds = Counter((d.axis, d.sign, d.negated) for d in found)
+
+    def clause(self, at: int) -> tuple[int, int]:
+        sentence = self.where.sentence
+        i = bisect_right(self.break_ends, at)  # breaks that end at or before ``at``
+        lo = self.break_ends[i - 1] if i else sentence.start
+        j = bisect_left(self.break_starts, at)  # the first break starting at or after ``at``
+        hi = self.break_starts[j] if j < len(self.breaks) else sentence.end
+        return lo, max(lo, hi)
+
+    def words(self, lo: int, hi: int) -> frozenset[str]:
+        key = (lo, hi)
+        if key not in self._words:
+            self._words[key] = content_words(self.text[lo:hi])
+        return self._words[key]
+
+    def values_between(self, start: int, end: int, nearest_first: bool) -> list[Value]:
+        text = self.text
+        i, j = bisect_left(self.numeral_starts, start), bisect_left(self.numeral_starts, end)
+        picked = self.numerals[i:j]
+        picked = picked[:_SCOPE_LIMIT] if nearest_first else picked[-_SCOPE_LIMIT:]
+        values: list[Value] = []
+        for n in picked:
+            if n.start not in self._values:
+                self._values[n.start] = read_numeral(n.text, text[max(0, n.start - 4) : n.start], text[n.end : n.end + 32])
+            value = self._values[n.start]
+            if value is not None:
+                values.append(value)
+        # A metric tag stands for its value ("CET1 higher at {cet1}").
+        a, b = bisect_left(self.tag_starts, start), bisect_left(self.tag_starts, end)
+        for _at, tag in self.tags[a:b][:_SCOPE_LIMIT]:
+            values.extend(self.facts.metrics.get(tag, ()))
+        return values
+
+    def scope_values(self, direction: Direction, lo: int, hi: int) -> list[Value]:
+        """The values a direction word speaks of: up to the next direction word, else back to the previous one.
+
+        "Cement fell 4% to 11.2 M tonnes, price up 9%": "fell" speaks of 4% and 11.2.
+        Nothing next to the word: the clause's values speak for it ("higher | down to 1.1%").
+        """
+        k = bisect_left(self.starts, direction.start)
+        after = self.starts[k + 1] if k + 1 < len(self.starts) and self.starts[k + 1] < hi else hi
+        before = self.starts[k - 1] if k > 0 and self.starts[k - 1] > lo else lo
+        values = self.values_between(direction.end, after, True) or self.values_between(before, direction.start, False)
+        if values or (lo, hi) == (before, after):
+            return values
+        return self.values_between(lo, hi, True)
+
+    def judge(self, direction: Direction) -> PolarityMiss | None:
+        facts, where, text = self.facts, self.where, self.text
+        lo, hi = self.clause(direction.start)
+        words = self.words(lo, hi)
+        values = self.scope_values(direction, lo, hi)
+        near = neighbours(text, direction, lo, hi)
+        by_neighbour: list[tuple[str, CardDirection]] = []
+        by_value: list[tuple[str, CardDirection]] = []
+        by_words: list[tuple[str, CardDirection]] = []
+        for card_id in where.owners(direction.start):
+            for card_direction in facts.cards[card_id].directions:
+                if card_direction.direction.axis != direction.axis:
+                    continue
+                if card_direction.lexical and _same_collocation(near, card_direction.neighbours):
+                    # The same collocation ("revenue growth forecast"): surely the same quantity.
+                    by_neighbour.append((card_id, card_direction))
+                if values and card_direction.values and any(same(v, c) for v in values for c in card_direction.values):
+                    by_value.append((card_id, card_direction))
+                elif len(words & card_direction.words) >= 2:
+                    # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
+                    by_words.append((card_id, card_direction))
+        # A collocation ties more surely than a shared value, and a value more than words.
+        anchored = by_neighbour or by_value or by_words or self.sole_direction(direction, words)
+        if any(agrees(direction, d.direction) for _card, d in anchored):
+            return None
+        for card_id, card_direction in anchored:
+            if contradicts(direction, card_direction.direction):
+                return PolarityMiss(direction, card_id, card_direction, where)
+        return None
+
+    def sole_direction(self, direction: Direction, words: frozenset[str]) -> list[tuple[str, CardDirection]]:
+        """A weak tie, used when nothing stronger holds: one card, one way, one shared word.
+
+        The word's claim rests on a single card whose directions on this axis
+        all agree, the clauses share a content word, and no other direction
+        word of the sentence on this axis says what the card says (if one
+        does, that one is about the card's quantity and this one about
+        something else).
+        """
+        owners = self.where.owners(direction.start)
+        if len(owners) != 1:
+            return []
+        on_axis = [d for d in self.facts.cards[owners[0]].directions if d.direction.axis == direction.axis and d.lexical]
+        if not on_axis or not any(words & d.words for d in on_axis):
+            return []
+        first = on_axis[0].direction
+        if any(d.direction.sign != first.sign or d.direction.negated != first.negated for d in on_axis):
+            return []
+        agreeing = self.kinds[(first.axis, first.sign, first.negated)] - (1 if agrees(direction, first) else 0)
+        if agreeing > 0:
+            return []
+        return [(owners[0], on_axis[0])]
+
+
+def _same_collocation(ours: tuple[str, str], theirs: tuple[str, str]) -> bool:
+    """Both neighbours agree (an absent one agrees with anything), and at least one is there."""
+    pairs = list(zip(ours, theirs))
+    return any(a and a == b for a, b in pairs) and all(not a or not b or a == b for a, b in pairs)

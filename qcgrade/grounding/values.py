@@ -1,0 +1,339 @@
+"""Numbers as values: what a numeral says, with the precision it was written to.
+
+This module is the one place where qcgrade decides whether two written
+numbers state the same value (``docs/grounding.md`` has the table). A
+numeral is read into a :class:`Value`: its magnitude, the half-unit of its
+last written digit (``1.2`` is anything in ``[1.15, 1.25]``), its scale
+(``bn``, ``million``), its unit family (percent, basis points, multiple,
+plain) and, for the record, its sign and currency. Two values agree when
+either one, rounded to the other's written precision, gives the other.
+
+Deliberate choices, each because honest paraphrase does it:
+
+* signs are read but not compared: "fell 5%" and "-5%" say the same thing,
+  and a direction is :mod:`qcgrade.grounding.directions`' business;
+* currency is read but not compared: cards write ``$412 million`` and
+  ``412 M USD`` for one amount, and a currency swap is not a digit swap;
+* a scaled value also matches its bare mantissa when the other side names
+  no scale (a table headed "USD m" writes ``412`` for ``412 M USD``);
+* basis points and percent convert (``13 bp`` is ``0.13%``); percentage
+  points and percent are one family.
+
+Every scan is a bounded regular expression or a single pass, so reading
+stays linear in the text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+import regex
+
+from ..reading.lexicon import NUMERAL
+
+# Scale words and suffixes, as powers of ten. Letters glued to the digits
+# ("1.2bn", "$3B") and a following word ("1.2 billion", "412 M USD") both count.
+_SCALES: dict[str, int] = {
+    "k": 3,
+    "thousand": 3,
+    "m": 6,
+    "mn": 6,
+    "mm": 6,
+    "mln": 6,
+    "million": 6,
+    "millions": 6,
+    "b": 9,
+    "bn": 9,
+    "bln": 9,
+    "billion": 9,
+    "billions": 9,
+    "t": 12,
+    "tn": 12,
+    "trillion": 12,
+}
+_PERCENT = ("%", "\u2030", "\u2031")
+_UNIT_WORDS: dict[str, str] = {
+    "percent": "percent",
+    "pct": "percent",
+    "pp": "points",
+    "ppt": "points",
+    "ppts": "points",
+    "points": "points",
+    "point": "points",
+    "pts": "points",
+    "bp": "bp",
+    "bps": "bp",
+    "x": "multiple",
+    "times": "multiple",
+}
+# What may follow a numeral, separated by blanks: a scale word, a unit or a
+# currency code, at most a few words (a bounded window, never a backtrack).
+_FOLLOWING = regex.compile(
+    r"[ \t\u00a0\u202f\u2009]{0,2}"
+    r"(?:(?P<scale>thousand|millions?|billions?|trillion|mn|mln|bln|bn|tn|[kKmMbBtT](?![\p{L}\p{N}]))"
+    r"|(?P<points>percentage[ \t\u00a0]+points?|per[ \t\u00a0-]?centage[ \t\u00a0]+points?|points?|pts|pp|ppts?)"
+    r"|(?P<percent>per[ \t\u00a0-]?cent|pct)"
+    r"|(?P<bp>basis[ \t\u00a0]+points?|bps?(?![\p{L}]))"
+    r"|(?P<unit>times(?![\p{L}])|x(?![\p{L}])))"
+    r"(?![\p{L}\p{N}])",
+    regex.IGNORECASE,
+)
+_CURRENCY_CODE = regex.compile(r"(?<![\p{L}])(?:US|A|C|NZ|HK|S)?\p{Sc}|USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD")
+_GROUPING = "'\u00a0\u202f\u2009"
+
+# Small numbers a card may spell out ("its three largest customers").
+_SPELLED: dict[str, int] = {
+    word: number
+    for number, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_SPELLED.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90})
+_SPELLED_WORD = regex.compile(
+    r"(?<![\p{L}\-])(?:" + "|".join(sorted(_SPELLED, key=len, reverse=True)) + r")(?![\p{L}\-])", regex.I
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """One written number, read.
+
+    ``mantissa`` is the number as written (no sign, no scale), ``half`` half a
+    unit of its last written digit, ``scale`` the power of ten a scale word
+    adds, ``unit`` its family: ``percent`` (a level), ``points`` (a
+    difference of levels: pp, percentage points), ``bp``, ``multiple`` or
+    ``plain``.
+    """
+
+    mantissa: Decimal
+    half: Decimal
+    scale: int = 0
+    unit: str = "plain"
+    negative: bool = False
+    currency: str = ""
+    derived: bool = False  # computed from two stated values, not stated
+
+    @property
+    def scaled(self) -> Decimal:
+        return self.mantissa.scaleb(self.scale)
+
+    @property
+    def scaled_half(self) -> Decimal:
+        return self.half.scaleb(self.scale)
+
+
+def _digits(text: str) -> str | None:
+    """``text`` with digits of any script made ASCII; None when a number char is not a decimal digit."""
+    if text.isascii():
+        return text  # the common case, without a loop in Python
+    out = []
+    for ch in text:
+        if "0" <= ch <= "9":
+            out.append(ch)
+            continue
+        digit = unicodedata.decimal(ch, None)
+        if digit is not None:
+            out.append(str(digit))
+        elif unicodedata.category(ch).startswith("N"):
+            return None  # a superscript, fraction or Roman numeral: not compared
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _number(body: str) -> tuple[Decimal, Decimal] | None:
+    """The magnitude of a digit run with separators, and half its last unit."""
+    for mark in _GROUPING:
+        body = body.replace(mark, "")
+    if body.count(",") and body.count("."):
+        # "1,234.5" (or the continental "1.234,5"): the last mark is the decimal point.
+        if body.rfind(",") > body.rfind("."):
+            body = body.replace(".", "").replace(",", ".")
+        else:
+            body = body.replace(",", "")
+    elif "," in body:
+        groups = body.split(",")
+        if len(groups) > 2 or len(groups[-1]) == 3:
+            body = body.replace(",", "")  # thousands: "1,200" and "12,345,678"
+        else:
+            body = body.replace(",", ".")  # a decimal comma: "3,08"
+    elif body.count(".") > 1:
+        body = body.replace(".", "")  # "1.234.567": grouped with points
+    if not body or not all(ch.isdigit() or ch == "." for ch in body) or body.count(".") > 1:
+        return None
+    places = len(body) - body.index(".") - 1 if "." in body else 0
+    try:
+        magnitude = Decimal(body.strip("."))
+    except InvalidOperation:
+        return None
+    return magnitude, Decimal(5).scaleb(-places - 1)
+
+
+_NUMERAL_PARTS = regex.compile(
+    r"(?P<sign>[+\-\u2212\u00b1]?)(?P<cur>\p{Sc}?)(?P<body>[0-9][0-9.,'\u00a0\u202f\u2009]*)(?P<pct>[%\u2030\u2031]?)(?P<tail>\p{Sc}?[\p{L}]*)"
+)
+
+
+def read_numeral(numeral: str, before: str = "", after: str = "") -> Value | None:
+    """The value a numeral states, reading a little of the text around it.
+
+    ``numeral`` is a token as :data:`qcgrade.reading.lexicon.NUMERAL` finds it
+    (``-$1.2bn``, ``30%``); ``before`` is the text just before it (for a
+    parenthesis or a currency code), ``after`` the text just after it (for
+    ``billion``, ``per cent``, ``bp``). None when it is not a plain decimal
+    number (a look-alike letter, a superscript) and so is not compared.
+    """
+    ascii_form = _digits(numeral)
+    if ascii_form is None:
+        return None
+    parts = _NUMERAL_PARTS.fullmatch(ascii_form)
+    if parts is None:
+        return None
+    body = parts.group("body").rstrip(".,")
+    read = _number(body)
+    if read is None:
+        return None
+    mantissa, half = read
+    scale, unit = 0, "plain"
+    if parts.group("pct"):
+        unit = "percent"
+    tail = parts.group("tail").lstrip("".join(ch for ch in parts.group("tail") if unicodedata.category(ch) == "Sc"))
+    glued = tail.lower()
+    if glued:
+        if glued in _SCALES:
+            scale = _SCALES[glued]
+        elif glued in _UNIT_WORDS:
+            unit = _UNIT_WORDS[glued]
+    if not parts.group("pct") and not glued:
+        following = _FOLLOWING.match(after)
+        if following is not None:
+            if following.group("scale"):
+                scale = _SCALES[following.group("scale").lower()]
+            elif following.group("percent"):
+                unit = "percent"
+            elif following.group("points"):
+                unit = "points"
+            elif following.group("bp"):
+                unit = "bp"
+            else:
+                unit = _UNIT_WORDS[following.group("unit").lower()]
+    negative = parts.group("sign") in ("-", "\u2212") or (before.endswith("(") and after.startswith(")"))
+    currency = parts.group("cur") or ("".join(ch for ch in parts.group("tail") if unicodedata.category(ch) == "Sc"))
+    if not currency:
+        code = _CURRENCY_CODE.search(before[-4:])
+        currency = code.group() if code else ""
+    return Value(mantissa, half, scale, unit, negative, currency)
+
+
+def read_values(text: str) -> list[Value]:
+    """Every value a card's text or a metric states, spelled small numbers included.
+
+    Uses the grader's own numeral pattern, so identifiers (``FY25``, ``Q3``)
+    are no more values here than they are numerals to tier 1.
+    """
+    values: list[Value] = []
+    for match in NUMERAL.finditer(text):
+        start, end = match.span()
+        value = read_numeral(match.group(), text[max(0, start - 4) : start], text[end : end + 32])
+        if value is not None:
+            values.append(value)
+    if any(ch.isalpha() for ch in text):
+        for word in _SPELLED_WORD.finditer(text):
+            values.append(Value(Decimal(_SPELLED[word.group().lower()]), Decimal("0.5")))
+    return values
+
+
+def metric_values(value: str | float | int, unit: str) -> list[Value]:
+    """The value a registered metric states: its value read with its unit (``1.2`` + ``B USD``)."""
+    if isinstance(value, bool):
+        return []
+    written = value if isinstance(value, str) else repr(value)
+    if not written.strip():
+        return []
+    return read_values(f"{written} {unit}".strip())
+
+
+def _close(a: Decimal, half_a: Decimal, b: Decimal, half_b: Decimal) -> bool:
+    # Either value rounded to the other's written precision gives the other.
+    return abs(a - b) <= max(half_a, half_b)
+
+
+def same_value(stated: Value, source: Value) -> bool:
+    """Whether a sentence's value ``stated`` agrees with a value its source states.
+
+    Magnitudes only (see the module notes on sign and currency); scaled
+    values compare scaled, and a value with no scale also compares with the
+    other's bare mantissa; basis points meet percent and points at a
+    hundredth. A difference computed from two percentages is in points, so it
+    never stands for a number written with a percent sign.
+    """
+    a, b = stated, source
+    if b.derived and b.unit == "points" and a.unit == "percent":
+        return False
+    if a.unit != b.unit and "bp" in (a.unit, b.unit) and ({a.unit, b.unit} & {"percent", "points"}):
+        a_m, a_h, b_m, b_h = a.mantissa, a.half, b.mantissa, b.half
+        if a.unit == "bp":
+            a_m, a_h = a_m / 100, a_h / 100
+        else:
+            b_m, b_h = b_m / 100, b_h / 100
+        return _close(a_m, a_h, b_m, b_h)
+    if _close(a.scaled, a.scaled_half, b.scaled, b.scaled_half):
+        return True
+    if not a.scale or not b.scale:
+        return _close(a.mantissa, a.half, b.mantissa, b.half)
+    return False
+
+
+def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
+    """Values a faithful sentence may compute from two stated ones of one family.
+
+    The difference of two levels ("from 5.04% to 5.62%" is 0.58 points or
+    58 bp; "579 against 548" is 31), a level moved by a change ("down 13 bp
+    to 3.08%" was 3.21%), and the change between two values in percent.
+    Only the first ``limit`` distinct values take part, so this stays
+    bounded on any card.
+    """
+    out: list[Value] = []
+    pool: list[Value] = []
+    for value in values:
+        value = _as_points(value)
+        if value.mantissa != 0 and all((v.mantissa, v.scale, v.unit) != (value.mantissa, value.scale, value.unit) for v in pool):
+            pool.append(value)
+        if len(pool) == limit:
+            break
+    for i, x in enumerate(pool):
+        for y in pool[i + 1 :]:
+            if x.scale != y.scale:
+                continue
+            half = x.half + y.half
+            units = {x.unit, y.unit}
+            if units == {"percent", "points"}:
+                # A level and a change: the other end of the change.
+                for amount in (abs(x.mantissa - y.mantissa), x.mantissa + y.mantissa):
+                    if amount > half:
+                        out.append(Value(amount, half, 0, "percent", derived=True))
+                continue
+            if x.unit != y.unit:
+                continue
+            unit = "points" if x.unit == "percent" else x.unit
+            for amount in (abs(x.mantissa - y.mantissa), x.mantissa + y.mantissa):
+                if amount <= half:
+                    continue  # indistinguishable from zero at the precision written
+                out.append(Value(amount, half, x.scale, unit, derived=True))
+            if x.unit in ("percent", "plain"):
+                low, high = sorted((x.mantissa, y.mantissa))
+                change = (high - low) / low * 100
+                # Interval arithmetic, to first order: the change moves with either end.
+                spread = change * (x.half / x.mantissa + y.half / y.mantissa)
+                out.append(Value(change, spread, 0, "percent", derived=True))
+    return out
+
+
+def _as_points(value: Value) -> Value:
+    """Basis points as points (``13 bp`` is 0.13 points), so changes meet levels."""
+    if value.unit != "bp":
+        return value
+    return Value(value.mantissa / 100, value.half / 100, 0, "points", value.negative, value.currency)
