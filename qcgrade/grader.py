@@ -18,10 +18,10 @@ from .reading.section import parse_section
 def active_checks(options: Options) -> tuple[Check, ...]:
     """The checks an options value selects, in their canonical order.
 
-    ``select`` names checks explicitly; ``tier2`` adds every tier-2 check,
-    with or without a selection (so ``--tier2`` is never silently ignored
-    because a configuration file has a ``select`` list); ``ignore`` removes
-    checks from the result.
+    ``select`` names checks explicitly; ``tier2`` adds every tier-2 check and
+    ``grounding`` every tier-3 one, with or without a selection (so
+    ``--tier2`` is never silently ignored because a configuration file has a
+    ``select`` list); ``ignore`` removes checks from the result.
     """
     known = {check.name for check in CHECKS}
     for name in sorted((options.select or frozenset()) | options.ignore):

@@ -51,8 +51,8 @@ class Options:
     ``allow_years`` exempts plain four-digit years (1900-2099) from
     ``bare_number`` (off by default: the paper asks for every numeral annotated)
     and from ``value_mismatch``; ``grounding`` adds the tier-3 checks that
-    compare citing sentences with their cards (off by default: the paper's
-    reward is tier 1).
+    compare citing sentences with their cards, to the default set or to a
+    selection alike (off by default: the paper's reward is tier 1).
     """
 
     tier2: bool = False

@@ -266,3 +266,14 @@ def test_config_lists_the_tier2_checks_a_selection_gains(tmp_path: Path) -> None
     code, out, _ = run(["config", "--tier2", "--format", "json"], tmp_path)
     assert code == 0
     assert json.loads(out)["checks"] == ["bare_number", "unhedged_weak_card", "missing_stance", "coverage_floor"]
+
+
+def test_grounding_adds_the_tier3_checks_to_a_selection_like_tier2() -> None:
+    from qcgrade.checks import CHECKS
+    from qcgrade.grader import active_checks
+
+    tier3 = [c.name for c in CHECKS if c.tier == 3]
+    assert tier3
+    chosen = [c.name for c in active_checks(Options(select=frozenset({"bare_number"}), grounding=True))]
+    assert chosen == ["bare_number", *tier3]
+    assert [c.name for c in active_checks(Options(select=frozenset({"bare_number"})))] == ["bare_number"]

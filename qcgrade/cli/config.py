@@ -50,7 +50,9 @@ def grading_options(func: F) -> F:
             help="Configuration file (default: qcgrade.toml or pyproject.toml [tool.qcgrade], searched upwards).",
         ),
         click.option(
-            "--select", callback=_names, help="Comma-separated checks to run (default: tier 1); --tier2 adds tier 2 to either."
+            "--select",
+            callback=_names,
+            help="Comma-separated checks to run (default: tier 1); --tier2 and --grounding add tiers 2 and 3 to either.",
         ),
         click.option("--ignore", callback=_names, help="Comma-separated checks to skip."),
         click.option(
@@ -68,7 +70,7 @@ def grading_options(func: F) -> F:
         click.option(
             "--grounding/--no-grounding",
             default=None,
-            help="Also run the tier-3 grounding checks: numbers and directions compared with the cited cards.",
+            help="Also run the tier-3 grounding checks (numbers, directions vs the cited cards), with or without --select.",
         ),
     ]
     for decorator in reversed(decorators):
