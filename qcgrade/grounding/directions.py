@@ -99,8 +99,37 @@ _CONTEXT_MEANING = {
     "gain": (SIZE, UP),
     "loss": (SIZE, DOWN),
 }
+
+
+def _trie(words: list[str]) -> str:
+    """An alternation of literal words with shared prefixes factored out ("gr(?:ew|ow(?:s|th)?)").
+
+    Matches what the plain alternation matches: a direction word must end at
+    a word boundary, so at most one word of the lexicon can match at a place
+    and the order of alternatives cannot matter. The regex engine walks a
+    trie many times faster than two hundred alternatives.
+    """
+    root: dict[str, dict] = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _trie_node(root)
+
+
+def _trie_node(node: dict[str, dict]) -> str:
+    branches = [regex.escape(ch) + _trie_node(node[ch]) for ch in sorted(node) if ch]
+    if not branches:
+        return ""
+    if "" in node:
+        branches.append("")  # a word may end here
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
 DIRECTION_WORD = regex.compile(
-    r"(?<![\w\-])(?:(?P<word>" + "|".join(sorted(LEXICON, key=len, reverse=True)) + r")" + _CONTEXTUAL + r")(?![\w\-])",
+    # ``\b`` first: every alternative starts with a letter, and the engine skips to word starts fast.
+    r"\b(?<![\w\-])(?:(?P<word>" + _trie(sorted(LEXICON)) + r")" + _CONTEXTUAL + r")(?![\w\-])",
     regex.IGNORECASE,
 )
 # A negation within the three words before a direction word.

@@ -149,6 +149,33 @@ class Section:
             object.__setattr__(self, "_numerals", tuple(self._scan_numerals(0, len(self._folded))))
         return self._numerals  # type: ignore[return-value]
 
+    def sentence_at(self, index: int) -> Sentence:
+        """``sentences[index]``, building only that one when the list is not built yet.
+
+        Tier-3 grounding reads the few sentences that cite something; building
+        every sentence of a long section for them would cost more than the rest
+        of grading.
+        """
+        if self._sentences is not _UNSET:
+            return self._sentences[index]  # type: ignore[index,no-any-return]
+        ends = self._ends
+        lo = ends[index - 1] if index else 0
+        cites = tuple(m.id for m in self.citations if m.sentence == index)
+        tags = tuple(m.id for m in self.metric_tags if m.sentence == index)
+        return _one_sentence(self._doc, lo, ends[index], cites, tags)
+
+    def numerals_within(self, sentences: set[int]) -> Iterator[Numeral]:
+        """Numerals in the given sentences, in order, scanning only those sentences."""
+        if self._numerals is not _UNSET or not sentences:
+            yield from (n for n in self.numerals if n.sentence in sentences)
+            return
+        ends = self._ends
+        for index in sorted(sentences):
+            if 0 <= index < len(ends):
+                begin = ends[index - 1] if index else 0
+                # A numeral never spans a sentence end, and those it finds get this index.
+                yield from (n for n in self._scan_numerals(begin, ends[index]) if n.sentence == index)
+
     def numerals_outside(self, sentences: set[int]) -> Iterator[Numeral]:
         """Numerals not in the given sentences, scanning only what is needed."""
         if self._numerals is not _UNSET or not sentences:
@@ -291,6 +318,17 @@ def _build_sentences(section: Section) -> tuple[Sentence, ...]:
         sentences.append(Sentence(src_start, src_end, stripped, kind, tuple(cites[index]), tuple(tags[index])))
         lo = hi
     return tuple(sentences)
+
+
+def _one_sentence(doc: Document, lo: int, hi: int, cites: tuple[str, ...], tags: tuple[str, ...]) -> Sentence:
+    """The sentence between visible offsets ``lo`` and ``hi``, as :func:`_build_sentences` builds it."""
+    piece = doc.visible[lo:hi]
+    stripped = piece.strip()
+    first = lo + len(piece) - len(piece.lstrip())
+    src_start, src_end = doc.projection.to_source(first, first + len(stripped))
+    units = doc.units
+    kind = units[bisect_right(doc.unit_starts, first) - 1].kind if units else "paragraph"
+    return Sentence(src_start, src_end, stripped, kind, cites, tags)
 
 
 def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
