@@ -157,7 +157,7 @@ class Section:
         of grading.
         """
         if self._sentences is not _UNSET:
-            return self._sentences[index]  # type: ignore[index,no-any-return]
+            return self._sentences[index]  # type: ignore[index]
         ends = self._ends
         lo = ends[index - 1] if index else 0
         cites = tuple(m.id for m in self.citations if m.sentence == index)
