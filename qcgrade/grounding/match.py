@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import regex
@@ -127,6 +127,10 @@ class SliceFacts:
 
     cards: dict[str, CardFacts]
     metrics: dict[str, tuple[Value, ...]]
+    # What a numeral may match, by (citation group, "{", tags): filled as sentences ask.
+    sources: dict[tuple[str, ...], Sources] = field(default_factory=dict)
+    # The axes each card has lexical or implied directions on: a sentence word on no such axis has nothing to contradict.
+    axes: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -137,6 +141,25 @@ class SliceFacts:
 
 
 same = same_value
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The values a numeral may match: stated and derived, plus the stated ones as exact keys.
+
+    A numeral whose (mantissa, scale, unit) equals a stated value's is that
+    value (no conversion applies within one unit), so most numerals of a
+    faithful sentence are settled by one set lookup.
+    """
+
+    stated: tuple[Value, ...]
+    derived: tuple[Value, ...]
+    exact: frozenset[tuple[object, int, str]]
+
+    def state(self, value: Value) -> bool:
+        if (value.mantissa, value.scale, value.unit) in self.exact:
+            return True
+        return any(same(value, v) for v in self.stated) or any(same(value, v) for v in self.derived)
 
 
 def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
@@ -171,6 +194,8 @@ def facts_for(evidence: EvidenceSlice) -> SliceFacts:
         return hit[1]
     metrics = {m.tag: tuple(metric_values(m.value, m.unit)) for m in evidence.metrics}
     facts = SliceFacts({c.id: _card_facts(c, metrics) for c in evidence.cards}, metrics)
+    for card_id, card_facts in facts.cards.items():
+        facts.axes[card_id] = frozenset(d.direction.axis for d in card_facts.directions)
     _CACHE[key] = (evidence, facts)  # the slice is kept alive, so its id is not reused
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -309,7 +334,7 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     if not cited:
         return
     facts = facts_for(evidence)
-    sources: dict[tuple[str, ...], tuple[tuple[Value, ...], tuple[Value, ...]]] = {}
+    sources = facts.sources
     for numerals in reading.numerals().values():
         for numeral in numerals:
             where = cited[numeral.sentence]
@@ -322,13 +347,12 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
             key = (*owners, "{", *where.tags)
             if key not in sources:
                 sources[key] = _sources(facts, owners, where.tags)
-            stated, derived = sources[key]
-            if any(same(value, v) for v in stated) or any(same(value, v) for v in derived):
+            if sources[key].state(value):
                 continue
             yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
 
 
-def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Value, ...]]:
+def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> Sources:
     stated: list[Value] = []
     derived: list[Value] = []
     for card_id in cards:
@@ -342,7 +366,7 @@ def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -
     if tagged or len(cards) > 1:
         # Values computed across sources: a tagged value against a card's, or two cards'.
         derived.extend(derived_values(stated))
-    return tuple(stated), tuple(derived)
+    return Sources(tuple(stated), tuple(derived), frozenset((v.mantissa, v.scale, v.unit) for v in stated))
 
 
 def _is_year(text: str) -> bool:
@@ -361,24 +385,28 @@ class PolarityMiss:
 
 def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[PolarityMiss]:
     """Every direction word of a citing sentence that its cited cards contradict."""
-    facts: SliceFacts | None = None
+    reading = _reading(section, evidence)
+    if not reading.citing:
+        return
+    facts = facts_for(evidence)
     text = section.text
     masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
     mask_starts = [start for start, _end in masks]
-    by_sentence: dict[int, list[Numeral]] | None = None
-    reading = _reading(section, evidence)
     for where in reading.citing:
         if not where.cards:
             continue
+        # A word can only contradict a card direction on its own axis: no such direction, nothing to read.
+        axes = frozenset().union(*(facts.axes[card_id] for card_id in where.cards))
+        if not axes:
+            continue
         sentence = where.sentence
         found = [d for d in directions(text, sentence.start, sentence.end) if not _masked(masks, mask_starts, d.start, d.end)]
-        if not found:
+        if not any(d.axis in axes for d in found):
             continue
-        if facts is None or by_sentence is None:
-            facts = facts_for(evidence)
-            by_sentence = reading.numerals()
-        reader = _SentenceReader(facts, where, reading, found, by_sentence.get(where.index, []))
+        reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
         for direction in found:
+            if not any(direction.axis in facts.axes[card_id] for card_id in where.owners(direction.start)):
+                continue  # judge() would find no card direction to anchor to
             miss = reader.judge(direction)
             if miss is not None:
                 yield miss
