@@ -17,6 +17,7 @@ is a bounded alternation of literal words, so scans are linear.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import regex
@@ -153,11 +154,40 @@ class Direction(NamedTuple):
     negated: bool
 
 
+# Every alternative of DIRECTION_WORD begins with one of these words, whole.
+_FIRST_WORDS = frozenset(LEXICON) | frozenset(
+    "up down above ahead more below behind less short contracted gain gains loss losses lost".split()
+)
+_RUN = regex.compile(r"\w+")
+
+
+def _direction_matches(text: str, start: int, stop: int) -> Iterator[regex.Match[str]]:
+    """What ``DIRECTION_WORD.finditer(text, start, stop)`` yields, tried only at likely words.
+
+    A match starts a run of word characters and its first word is that whole
+    run, so the pattern is tried only where a run is one of ``_FIRST_WORDS``
+    (any non-ASCII run is tried too, case folding being the engine's business).
+    Scanning word runs is several times cheaper than the pattern at every place.
+    """
+    last = start
+    for run in _RUN.finditer(text, start, stop):
+        word = run.group()
+        if word.isascii() and word.lower() not in _FIRST_WORDS:
+            continue
+        at = run.start()
+        if at < last:
+            continue  # inside the previous match ("ahead of")
+        match = DIRECTION_WORD.match(text, at, stop)
+        if match is not None:
+            last = match.end()
+            yield match
+
+
 def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
     """Every direction word in ``text[start:end]``, in order."""
     stop = len(text) if end is None else end
     found: list[Direction] = []
-    for match in DIRECTION_WORD.finditer(text, start, stop):
+    for match in _direction_matches(text, start, stop):
         kind = match.lastgroup or "word"
         if kind == "word":
             axis, sign = LEXICON[match.group().lower()]

@@ -494,6 +494,11 @@ class _SentenceReader:
 
     def judge(self, direction: Direction) -> PolarityMiss | None:
         facts, where, text = self.facts, self.where, self.text
+        owners = where.owners(direction.start)
+        # Whatever anchors, a miss quotes an owning card's direction that contradicts
+        # this word: when none does (the usual faithful sentence), nothing else needs reading.
+        if not any(contradicts(direction, d.direction) for card_id in owners for d in facts.cards[card_id].directions):
+            return None
         lo, hi = self.clause(direction.start)
         words = self.words(lo, hi)
         values = self.scope_values(direction, lo, hi)
@@ -501,7 +506,7 @@ class _SentenceReader:
         by_neighbour: list[tuple[str, CardDirection]] = []
         by_value: list[tuple[str, CardDirection]] = []
         by_words: list[tuple[str, CardDirection]] = []
-        for card_id in where.owners(direction.start):
+        for card_id in owners:
             for card_direction in facts.cards[card_id].directions:
                 if card_direction.direction.axis != direction.axis:
                     continue
