@@ -9,7 +9,7 @@ because a reward call on a clean section needs neither in full.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from operator import itemgetter
 from typing import NamedTuple
@@ -160,9 +160,7 @@ class Section:
             return self._sentences[index]  # type: ignore[index]
         ends = self._ends
         lo = ends[index - 1] if index else 0
-        cites = tuple(m.id for m in self.citations if m.sentence == index)
-        tags = tuple(m.id for m in self.metric_tags if m.sentence == index)
-        return _one_sentence(self._doc, lo, ends[index], cites, tags)
+        return _one_sentence(self._doc, lo, ends[index], _ids_in(self.citations, index), _ids_in(self.metric_tags, index))
 
     def numerals_within(self, sentences: set[int]) -> Iterator[Numeral]:
         """Numerals in the given sentences, in order, scanning only those sentences."""
@@ -318,6 +316,17 @@ def _build_sentences(section: Section) -> tuple[Sentence, ...]:
         sentences.append(Sentence(src_start, src_end, stripped, kind, tuple(cites[index]), tuple(tags[index])))
         lo = hi
     return tuple(sentences)
+
+
+def _ids_in(markers: tuple[Marker, ...], index: int) -> tuple[str, ...]:
+    """The ids of the markers in sentence ``index`` (markers are in reading order: bisect, never scan)."""
+    lo = bisect_left(markers, index, key=_sentence_of)
+    hi = bisect_right(markers, index, lo, key=_sentence_of)
+    return tuple(m.id for m in markers[lo:hi])
+
+
+def _sentence_of(marker: Marker) -> int:
+    return marker.sentence
 
 
 def _one_sentence(doc: Document, lo: int, hi: int, cites: tuple[str, ...], tags: tuple[str, ...]) -> Sentence:
