@@ -401,15 +401,26 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
             continue
         sentence = where.sentence
         found = [d for d in directions(text, sentence.start, sentence.end) if not _masked(masks, mask_starts, d.start, d.end)]
-        if not any(d.axis in axes for d in found):
+        # Only a word some owning card contradicts can be a miss (see judge()); the
+        # sentence is indexed only when there is one.
+        suspects = [d for d in found if d.axis in axes and _contradicted(facts, where.owners(d.start), d)]
+        if not suspects:
             continue
         reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
-        for direction in found:
-            if not any(direction.axis in facts.axes[card_id] for card_id in where.owners(direction.start)):
-                continue  # judge() would find no card direction to anchor to
+        for direction in suspects:
             miss = reader.judge(direction)
             if miss is not None:
                 yield miss
+
+
+def _contradicted(facts: SliceFacts, owners: tuple[str, ...], direction: Direction) -> bool:
+    """Whether some direction of an owning card contradicts ``direction``.
+
+    Whatever anchors a word, a miss quotes an owning card's direction that
+    contradicts it: when none does (the usual faithful sentence), the word
+    cannot be a miss and nothing else needs reading.
+    """
+    return any(contradicts(direction, d.direction) for card_id in owners for d in facts.cards[card_id].directions)
 
 
 def _masked(masks: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
@@ -495,9 +506,7 @@ class _SentenceReader:
     def judge(self, direction: Direction) -> PolarityMiss | None:
         facts, where, text = self.facts, self.where, self.text
         owners = where.owners(direction.start)
-        # Whatever anchors, a miss quotes an owning card's direction that contradicts
-        # this word: when none does (the usual faithful sentence), nothing else needs reading.
-        if not any(contradicts(direction, d.direction) for card_id in owners for d in facts.cards[card_id].directions):
+        if not _contradicted(facts, owners, direction):
             return None
         lo, hi = self.clause(direction.start)
         words = self.words(lo, hi)
