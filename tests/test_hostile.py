@@ -128,8 +128,12 @@ def test_grounding_hostile_input_costs_at_most_a_constant_times_prose(name: str,
     "unit", ["Revenue fell 31% to $1.3 B [E001]. ", "fell 31% ", "did not rise ", "rose 30% [E001] ", "30% versus 9% [E004], "]
 )
 def test_grounding_cost_grows_linearly(unit: str, case_slice: dict) -> None:
-    """Quadrupling the input must not much more than quadruple the time."""
-    small_text, large_text = unit * 5_000, unit * 20_000
+    """Quadrupling the input must not much more than quadruple the time.
+
+    Inputs of some hundreds of kilobytes: at a few milliseconds a burst of
+    load on a shared machine skews a ratio more than any real growth could.
+    """
+    small_text, large_text = unit * 20_000, unit * 80_000
     small = best_time(lambda: grade(small_text, case_slice, tier2=True, grounding=True), runs=5)
     large = best_time(lambda: grade(large_text, case_slice, tier2=True, grounding=True), runs=5)
     assert large / small < 8.0, (unit, small, large)
