@@ -28,7 +28,18 @@ from ..files import read_bytes
 from ..options import Options
 from .app import friendly
 from .llm_options import build_judge, is_openai, llm_options
-from .options import POSITIVE_SECONDS, RATE, choose_defects, count, deprecated, jobs_option, output_option
+from .options import (
+    POSITIVE_SECONDS,
+    RATE,
+    choose_defects,
+    count,
+    defects_option,
+    deprecated,
+    html_option,
+    jobs_option,
+    output_option,
+    seeds_option,
+)
 from .output import check_writable, write_output, write_rendered
 from .progress import progress_bar
 
@@ -107,13 +118,7 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     help="Replay a frozen item set (qcgrade items) instead of building items from CORPUS.",
 )
 @click.option("--corpus", "old_corpus", type=click.Path(path_type=Path), hidden=True)
-@click.option(
-    "--seeds",
-    type=count(1),
-    default=1,
-    show_default=True,
-    help="Seeds 0..N-1: N samples per clean section, N injections per class.",
-)
+@seeds_option()
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Curator retirement margin.")
 @jobs_option(1, "Judge calls at once.")
 @click.option(
@@ -121,15 +126,10 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
 )
 @click.option("--retries", type=count(0), default=1, show_default=True, help="Retries after a judge error.")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
-@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
+@defects_option()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(path_type=Path, allow_dash=True),
-    help="Also write a self-contained HTML report ('-': stdout).",
-)
+@html_option("Also write a self-contained HTML report ('-': stdout).")
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
 @click.option(
     "--composite",
@@ -317,12 +317,7 @@ audit.add_command(compare_command)
 @click.option("--tasks-per-round", type=count(1), default=1200, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(path_type=Path, allow_dash=True),
-    help="Write a self-contained HTML page ('-': stdout).",
-)
+@html_option("Write a self-contained HTML page ('-': stdout).")
 @click.option(
     "--audit",
     "audit_path",
