@@ -22,6 +22,8 @@ the problem.
     │   └── RevertError       the text was edited since the injection
     ├── JudgeError            one judge call failed (crash, timeout, bad answer)
     ├── JudgeUnusable         the judge's first calls all failed; the audit stopped
+    ├── JudgeSetupError       the judge cannot be used at all (no API key, server
+    │                         unreachable, unknown model), found before any item
     └── SectionFailure        a section failed its checks (also an AssertionError,
                               so test runners report it as a failed assertion)
 
@@ -145,6 +147,10 @@ class JudgeUnusable(QcgradeError):
         return (type(self), (str(self), self.stderr))
 
 
+class JudgeSetupError(QcgradeError, ValueError):
+    """The judge cannot be used at all (no API key, server unreachable, unknown model): one line, before any item."""
+
+
 class SectionFailure(QcgradeError, AssertionError):
     """A section that failed its checks; ``report`` holds the findings."""
 
@@ -158,6 +164,7 @@ __all__ = [
     "InjectionError",
     "InputError",
     "JudgeError",
+    "JudgeSetupError",
     "JudgeUnusable",
     "NotApplicable",
     "QcgradeError",

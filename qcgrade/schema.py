@@ -25,7 +25,13 @@ def dump(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-SCHEMAS = {"evidence-slice.schema.json": evidence_slice_schema}
+def audit_items_schema() -> dict[str, Any]:
+    from .auditing.item_file import items_schema
+
+    return items_schema()
+
+
+SCHEMAS = {"evidence-slice.schema.json": evidence_slice_schema, "audit-items.schema.json": audit_items_schema}
 
 
 def main(argv: list[str]) -> int:

@@ -71,6 +71,7 @@ def test_audit_page_is_self_contained_and_shows_the_numbers() -> None:
     assert f"rho_fp = {report.rho_fp.value:.3f}" in text
     assert f"rho_pf = {report.rho_pf.value:.3f}" in text and f"kappa = {report.kappa:.3f}" in text
     assert f"cliff (1 - tau)/2 = {report.cliff:.3f}" in text
+    assert report.per_class  # else the loop below checks nothing
     for name, row in report.per_class.items():
         assert name in text and f"{row.flag.value:.3f}  (n={row.flag.n})" in text
     for region in ("safe", "at risk", "blind curator"):

@@ -261,7 +261,8 @@ def test_cli_honours_the_configuration_file(tmp_path: Path) -> None:
     (tmp_path / "qcgrade.toml").write_text('ignore = ["bare_number"]\n', encoding="utf-8")
     code, out, err = invoke(["batch", str(source), "-o", "-"], tmp_path)
     assert code == 0, err
-    assert all(json.loads(x)["passed"] for x in out.splitlines())
+    lines = out.splitlines()
+    assert len(lines) == 3 and all(json.loads(x)["passed"] for x in lines)
 
 
 @pytest.mark.parametrize(

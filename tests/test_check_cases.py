@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from helpers import CASES, load_toml
 from qcgrade import CHECK_NAMES, Options, grade
-
-SLICE = json.loads((CASES / "slice.json").read_text(encoding="utf-8"))
 
 
 def _cases() -> list:
@@ -34,10 +30,10 @@ def test_every_check_has_pass_and_fail_cases(check: str) -> None:
 
 
 @pytest.mark.parametrize(("check", "kind", "case"), _cases())
-def test_case(check: str, kind: str, case: dict) -> None:
+def test_case(check: str, kind: str, case: dict, case_slice: dict) -> None:
     text = case["text"]
     options = Options(select=frozenset({check}), **case.get("options", {}))
-    report = grade(text, SLICE, options)
+    report = grade(text, case_slice, options)
     assert report.checks_run == (check,)
     got = [{"line": f.line, "column": f.column, "text": text[f.start : f.end]} for f in report.findings]
     expected = case.get("findings", []) if kind == "fail" else []

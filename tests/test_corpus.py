@@ -17,6 +17,7 @@ SLICE = {"section": "s1", "cards": [{"id": "E001", "stance": "bull"}]}
 def test_the_fixture_corpus_loads_every_pair_sorted_by_relative_id() -> None:
     items = load_corpus(FIXTURES)
     pairs = fixture_pairs()
+    assert pairs, "no fixture pairs: the loop below would check nothing"
     assert [item.id for item in items] == sorted(md.relative_to(FIXTURES).with_suffix("").as_posix() for md, _ in pairs)
     by_id = {item.id: item for item in items}
     for md, slice_path in pairs:

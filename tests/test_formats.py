@@ -184,8 +184,8 @@ def hostile_result(path: str, message: str, line: int = 1, end_line: int = 1) ->
     return Graded(path, Report((finding,), ("bare_number",), "abc"))
 
 
-def test_the_readme_shows_github_annotations_as_they_are_printed() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+def test_the_docs_show_github_annotations_as_they_are_printed() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "usage.md").read_text(encoding="utf-8")
     documented = re.search(r"`::error ([^`]*?)::message`", readme)
     assert documented is not None
     shown = [prop.split("=")[0] for prop in documented.group(1).split(",")]

@@ -1,29 +1,43 @@
 """Hostile input is normal input: every degenerate section gets a verdict, fast.
 
-Time limits here are generous multiples of what a shared 2-core machine needs;
-the scaling test is what catches super-linear behaviour.
+"Fast" is relative, measured in the same run: a hostile section may cost at
+most a constant factor more than ordinary prose of the same length graded
+just before it, so a busy machine slows both and cannot fail the test. The
+scaling test is what catches super-linear behaviour.
 """
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
 
-from helpers import CASES, FIXTURES
+from helpers import FIXTURES, best_time
 from qcgrade import grade
 
-SLICE = json.loads((CASES / "slice.json").read_text(encoding="utf-8"))
 CLEAN = (FIXTURES / "voltaris-cells" / "s1.md").read_text(encoding="utf-8")
 
+pytestmark = pytest.mark.timing
 
-def _timed(text: str, grounding: bool = False) -> float:
+# Measured here, the worst hostile input costs about 40x ordinary prose per
+# character (100k underscores, 100k link openers); anything quadratic at these
+# sizes costs thousands of times more.
+_PROSE_FACTOR = 200
+# Ordinary prose for the yardstick: enough to dwarf fixed costs, cheap to grade.
+_PROSE_SAMPLE = 100_000
+
+
+def _timed(text: str, slice_: dict) -> float:
     start = time.perf_counter()
-    report = grade(text, SLICE, tier2=True, grounding=grounding)
+    report = grade(text, slice_, tier2=True)
     elapsed = time.perf_counter() - start
     assert report.checks_run  # a verdict, not an exception
     return elapsed
+
+
+def _prose_seconds_per_char(slice_: dict) -> float:
+    prose = ((CLEAN + "\n\n") * (_PROSE_SAMPLE // (len(CLEAN) + 2) + 1))[:_PROSE_SAMPLE]
+    return _best_of(prose, slice_, rounds=2) / len(prose)
 
 
 HOSTILE = {
@@ -55,23 +69,30 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_input_gets_a_verdict_in_seconds(name: str) -> None:
-    assert _timed(HOSTILE[name]()) < 30.0
+def test_hostile_input_costs_at_most_a_constant_times_prose(name: str, case_slice: dict) -> None:
+    text = HOSTILE[name]()
+    per_char = _prose_seconds_per_char(case_slice)
+    elapsed = _timed(text, case_slice)
+    ratio = elapsed / (per_char * len(text))
+    assert ratio < _PROSE_FACTOR, f"{name}: {elapsed:.2f} s, {ratio:.0f}x prose of the same length"
 
 
 @pytest.mark.parametrize(
     "unit",
     ["_a", "[a](", "| 1 | [E001] |\n", "&#", "<a ", "a. ", "Revenue grew 4.2% [E001]. Costs 7. ", "4\u200b", "[E001] 42 "],
 )
-def test_cost_grows_linearly(unit: str) -> None:
+def test_cost_grows_linearly(unit: str, case_slice: dict) -> None:
     """Doubling the input twice must not much more than quadruple the time."""
-    small = _best_of(unit * 20_000)
-    large = _best_of(unit * 80_000)
+    small_text, large_text = unit * 20_000, unit * 80_000
+    # Best of five with the collector paused: the smallest inputs take tens of
+    # milliseconds, where one burst of load on a shared machine skews a ratio.
+    small = best_time(lambda: grade(small_text, case_slice, tier2=True), runs=5)
+    large = best_time(lambda: grade(large_text, case_slice, tier2=True), runs=5)
     assert large / small < 8.0, (unit, small, large)
 
 
-def _best_of(text: str, rounds: int = 3) -> float:
-    return min(_timed(text) for _ in range(rounds))
+def _best_of(text: str, slice_: dict, rounds: int = 3) -> float:
+    return min(_timed(text, slice_) for _ in range(rounds))
 
 
 # Grounding (tier 3) reads citing sentences closely: the same bounds must hold.
@@ -86,15 +107,33 @@ GROUNDING_HOSTILE = {
 }
 
 
+def _grounded(text: str, slice_: dict) -> float:
+    start = time.perf_counter()
+    report = grade(text, slice_, tier2=True, grounding=True)
+    elapsed = time.perf_counter() - start
+    assert report.checks_run
+    return elapsed
+
+
 @pytest.mark.parametrize("name", sorted(GROUNDING_HOSTILE))
-def test_grounding_hostile_input_gets_a_verdict_in_seconds(name: str) -> None:
-    assert _timed(GROUNDING_HOSTILE[name](), grounding=True) < 30.0
+def test_grounding_hostile_input_costs_at_most_a_constant_times_prose(name: str, case_slice: dict) -> None:
+    text = GROUNDING_HOSTILE[name]()
+    per_char = _prose_seconds_per_char(case_slice)
+    elapsed = _grounded(text, case_slice)
+    ratio = elapsed / (per_char * len(text))
+    assert ratio < _PROSE_FACTOR, f"{name}: {elapsed:.2f} s, {ratio:.0f}x prose of the same length"
 
 
 @pytest.mark.parametrize(
     "unit", ["Revenue fell 31% to $1.3 B [E001]. ", "fell 31% ", "did not rise ", "rose 30% [E001] ", "30% versus 9% [E004], "]
 )
-def test_grounding_cost_grows_linearly(unit: str) -> None:
-    small = min(_timed(unit * 5_000, grounding=True) for _ in range(3))
-    large = min(_timed(unit * 20_000, grounding=True) for _ in range(3))
+def test_grounding_cost_grows_linearly(unit: str, case_slice: dict) -> None:
+    """Quadrupling the input must not much more than quadruple the time.
+
+    Inputs of some hundreds of kilobytes: at a few milliseconds a burst of
+    load on a shared machine skews a ratio more than any real growth could.
+    """
+    small_text, large_text = unit * 20_000, unit * 80_000
+    small = best_time(lambda: grade(small_text, case_slice, tier2=True, grounding=True), runs=5)
+    large = best_time(lambda: grade(large_text, case_slice, tier2=True, grounding=True), runs=5)
     assert large / small < 8.0, (unit, small, large)

@@ -8,19 +8,16 @@ places a class applies to, and a class that cannot apply says so.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import subprocess
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable
 from typing import get_args
 
 import pytest
 
-from helpers import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT, best_time
 from qcgrade import grade, parse_section
 from qcgrade.auditing.corpus import CorpusItem, load_corpus
 from qcgrade.checks import TIER1
@@ -323,11 +320,15 @@ def test_every_variant_of_a_valid_place_is_valid(item: CorpusItem) -> None:
     from qcgrade.injectors import verify
 
     section = parse_section(item.section)
+    checked = set()
     for defect in DEFECTS:
         injector = injector_for(defect)
         for site in valid_sites(item.section, item.slice, defect):
             for edit in site.edits[:: max(1, len(site.edits) // 6)]:
                 assert verify(injector, item.slice, section, edit), (defect, edit)
+                checked.add(defect)
+    # Most classes have valid places in a fixture section: the loops above were not empty.
+    assert len(checked) >= len(DEFECTS) - 1, sorted(set(DEFECTS) - checked)
 
 
 # --- when a class cannot apply ---------------------------------------------
@@ -457,7 +458,7 @@ def test_bare_number_removes_every_citation_group_of_the_sentence() -> None:
 def test_bare_number_leaves_sentences_annotated_by_a_metric_tag_alone() -> None:
     text = "## TL;DR\n\n- Sales rose [E001].\n\nRevenue reached {m_rev}, up 30% [E001].\n"
     sites = valid_sites(text, SLICE, "bare_number")
-    assert all(s.edits[0].start == s.edits[0].end for s in sites)  # only added sentences
+    assert sites and all(s.edits[0].start == s.edits[0].end for s in sites)  # only added sentences
 
 
 def test_unregistered_metric_names_are_near_misses_and_never_registered() -> None:
@@ -560,21 +561,6 @@ def test_missing_tldr_deletes_the_whole_block_in_every_form(tldr: str) -> None:
 # --- hostile input: finding places stays linear --------------------------------
 
 
-def _best_time(work: Callable[[], object], runs: int = 4) -> float:
-    """Best of a few runs with the collector paused: load spikes only ever add time."""
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(runs):
-            start = time.perf_counter()
-            work()
-            best = min(best, time.perf_counter() - start)
-    finally:
-        gc.enable()
-    return best
-
-
 def _giant(n: int) -> tuple[str, dict]:
     """One sentence with ``n`` citations, tags, cross-references and direction words; a big slice."""
     cards = [{"id": f"E{i:04d}", "stance": "bull"} for i in range(1, 3001)]
@@ -587,21 +573,23 @@ def _giant(n: int) -> tuple[str, dict]:
 _LINEAR_BOUND = 11
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("defect", DEFECTS)
 def test_finding_places_scales_linearly_on_one_giant_sentence_and_a_big_slice(defect: str) -> None:
     small_text, small_slice = _giant(800)
     large_text, large_slice = _giant(3200)
-    small = _best_time(lambda: candidate_sites(small_text, small_slice, defect))
-    large = _best_time(lambda: candidate_sites(large_text, large_slice, defect))
+    small = best_time(lambda: candidate_sites(small_text, small_slice, defect))
+    large = best_time(lambda: candidate_sites(large_text, large_slice, defect))
     assert large / small < _LINEAR_BOUND, (small, large)
 
 
+@pytest.mark.timing
 def test_many_tldr_blocks_are_found_in_linear_time() -> None:
     def text(n: int) -> str:
         return "".join(f"TL;DR: point {i}.\n\n- Sales grew [E001].\n\n" for i in range(n))
 
     small_text, large_text = text(500), text(2000)
     assert len(candidate_sites(large_text, SLICE, "missing_tldr")) == 2000
-    small = _best_time(lambda: candidate_sites(small_text, SLICE, "missing_tldr"))
-    large = _best_time(lambda: candidate_sites(large_text, SLICE, "missing_tldr"))
+    small = best_time(lambda: candidate_sites(small_text, SLICE, "missing_tldr"))
+    large = best_time(lambda: candidate_sites(large_text, SLICE, "missing_tldr"))
     assert large / small < _LINEAR_BOUND, (small, large)

@@ -13,7 +13,7 @@ from collections import Counter
 from html.parser import HTMLParser
 
 import regex
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -195,6 +195,11 @@ _section = st.lists(_block(), min_size=1, max_size=6).map("\n\n".join)
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_section)
+# Inputs where markdown-it-py versions or their CommonMark versions disagree
+# (0.31.2 counts symbols such as the euro sign as punctuation for emphasis),
+# and NUL, which CommonMark reads as U+FFFD.
+@example("*€*42 [E001] and **€**7")
+@example("- a\0 [E9] 42\n\n> \0{m_rev} 3")
 def test_grader_sees_what_the_rendered_html_shows(text: str) -> None:
     assert grader_view(text) == oracle(text)
 
@@ -213,6 +218,9 @@ def _block_tokens(parser: MarkdownIt, text: str) -> list[tuple]:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(_section, st.text(alphabet=st.sampled_from(list("-*_=|#>`~< \t\n\r\0]:[ab1.)+")), max_size=200)))
+# The core "normalize" rule is skipped only when there is nothing for it to do.
+@example("a\r\n- b\r---\r\n")
+@example("- \0\n\0")
 def test_pruned_block_parser_gives_identical_tokens(text: str) -> None:
     """Leaving out block rules that cannot match must not change a single token."""
     from qcgrade.reading.markdown import PARSER, block_parser_for

@@ -91,6 +91,7 @@ def test_sweep_agrees_with_simulate_and_validates() -> None:
 
 
 def _check_bookkeeping(r: SimulationResult, cap: int) -> None:
+    assert r.per_round, "no rounds: nothing below would be checked"
     prev_active = 0
     for rs in r.per_round:
         # Every skill leaves the bank either by retirement or by eviction, never both.

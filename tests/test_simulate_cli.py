@@ -86,7 +86,8 @@ def test_audit_places_the_judge_on_the_curve(tmp_path: Path) -> None:
     }
     bias = {x: y for x, y in curve["bias"]}
     assert bias[0.0] > 0 and all(y == 0 for x, y in bias.items() if x >= 0.5)
-    assert all(y > 0 for x, y in curve["noise"] if x <= 0.4)
+    low_noise = [y for x, y in curve["noise"] if x <= 0.4]
+    assert low_noise and all(y > 0 for y in low_noise)
     assert curve["judge_retirements"] == 0  # 0.6 is past the cliff
     assert curve["params"]["tasks_per_round"] == 600
 

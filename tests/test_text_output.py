@@ -149,6 +149,7 @@ def _render_seconds(copies: int) -> float:
     return time.perf_counter() - began
 
 
+@pytest.mark.timing
 def test_rendering_a_long_paragraph_with_many_findings_stays_linear() -> None:
     """Ten times the text and ten times the findings on one line: about ten times the time, not a hundred."""
     _render_seconds(200)  # warm up

@@ -7,7 +7,9 @@ the key on purpose: clean sections are judged once per seed so that a
 stochastic judge is *sampled*; without it every repeat would replay the first
 answer.
 
-Only verdicts are stored. A judge error is not cached, so the next run asks
+Only verdicts are stored, with what the answer cost when the judge reported
+it (tokens, cost), so a resumed audit reports the same totals as a fresh one.
+A judge error is not cached, so the next run asks
 again. Change the judge (prompt, model, script) and the identity should change
 too -- for a command the identity is the command line, so use a fresh cache
 directory (or a distinct ``identity``) when the script behind it changes.
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..files import InputError
-from .judges import JudgeError, Verdict, _spans
+from .judges import JudgeError, Usage, Verdict, _spans
 
 _FORMAT = 1
 
@@ -38,6 +40,22 @@ def cache_key(identity: str, section: str, slice_: dict[str, Any], sample: int) 
         separators=(",", ":"),
     )
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def _usage(value: Any) -> Usage | None:
+    """Usage stored with a verdict; anything malformed reads as "not recorded", never as an error."""
+    if not isinstance(value, dict):
+        return None
+    counts: list[int] = []
+    for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        count = value.get(key)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            return None
+        counts.append(count)
+    cost = value.get("cost")
+    if isinstance(cost, bool) or not isinstance(cost, (int, float)):
+        cost = None
+    return Usage(counts[0], counts[1], counts[2], None if cost is None else float(cost))
 
 
 class VerdictCache:
@@ -61,18 +79,26 @@ class VerdictCache:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
             if data.get("format") != _FORMAT or data.get("verdict") not in ("pass", "fail"):
                 return None
-            return Verdict(data["verdict"] == "pass", _spans(data.get("spans")))
+            return Verdict(data["verdict"] == "pass", _spans(data.get("spans")), _usage(data.get("usage")))
         except (OSError, ValueError, AttributeError, RecursionError, JudgeError):
             return None
 
     def put(self, key: str, identity: str, verdict: Verdict) -> None:
         path = self._path(key)
-        record = {
+        record: dict[str, Any] = {
             "format": _FORMAT,
             "judge": identity,
             "spans": [list(s) for s in verdict.spans] if verdict.spans is not None else None,
             "verdict": "pass" if verdict.passed else "fail",
         }
+        if verdict.usage is not None:
+            u = verdict.usage
+            record["usage"] = {
+                "completion_tokens": u.completion_tokens,
+                "cost": u.cost,
+                "prompt_tokens": u.prompt_tokens,
+                "total_tokens": u.total_tokens,
+            }
         try:
             path.parent.mkdir(exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ class AuditItem:
     items, else whether the deterministic grader is meant to see the defect.
     ``targets`` are where the defect sits in ``text`` (the spans a perfect
     grader would flag; an empty span marks a deletion; none for clean items).
+    ``record`` says exactly what the injection changed.
     """
 
     id: str
@@ -50,6 +51,9 @@ class AuditItem:
     visible: bool | None = None
     expected_check: str | None = None
     targets: tuple[tuple[int, int], ...] = ()
+    #: The injection record (an :class:`~qcgrade.injectors.InjectionRecord`; None for clean items),
+    #: so a frozen item set can be reverted and checked (:mod:`.item_file`).
+    record: Any = field(default=None, compare=False, repr=False)
 
     @property
     def injected(self) -> bool:
@@ -167,4 +171,5 @@ def _item(trial: Trial) -> AuditItem:
         visible=record.expected_check is not None,
         expected_check=record.expected_check,
         targets=tuple((int(s), int(e)) for s, e in record.target_spans),
+        record=record,
     )

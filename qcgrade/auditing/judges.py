@@ -13,6 +13,8 @@ A judge answers one question per item: does this section pass? qcgrade accepts
   ``"PASS"``/``"FAIL"`` string, or a :class:`Verdict`;
 * ``"qcgrade"``: the built-in reference judge, qcgrade's own tier-1 grader,
   whose spans are its findings' spans;
+* ``"openai:MODEL"``: a model behind any server speaking the Chat Completions
+  API (:mod:`.openai_judge`, needs the ``llm`` extra);
 * ``"example"``: the bundled example judge (``qcgrade/auditing/example_judge.py``),
   run as a command with the Python that runs qcgrade.
 
@@ -39,11 +41,11 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import JudgeError
+from ..errors import JudgeError, JudgeSetupError
 from ..evidence import json_error_text
 from ..grader import grade
 from ..options import Options
@@ -55,15 +57,28 @@ _QUOTE = 60
 
 
 @dataclass(frozen=True, slots=True)
+class Usage:
+    """What one answer cost, as the server reported it (``cost`` only when it reports one)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    cost: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """A judge's answer: pass or fail, and optionally where the problems are.
 
     ``spans`` is None when the judge gave none (a span-less judge is not
     scored on localisation), else character offsets into the section text.
+    ``usage`` is bookkeeping (tokens, cost), not part of the answer, so two
+    verdicts that differ only in it are equal.
     """
 
     passed: bool
     spans: tuple[Span, ...] | None = None
+    usage: Usage | None = field(default=None, compare=False)
 
 
 def _one_line(text: str) -> str:
@@ -151,6 +166,16 @@ class Judge:
 
     def abort(self) -> None:
         """Stop calls still in flight (the audit was interrupted); default: nothing to stop."""
+
+    async def start(self, jobs: int) -> None:
+        """Get ready for up to ``jobs`` concurrent calls; raise :class:`JudgeSetupError` if the judge is unusable."""
+
+    async def stop(self) -> None:
+        """Release what :meth:`start` acquired (connections); called once the calls are done."""
+
+    def describe(self) -> dict[str, Any] | None:
+        """Facts about the judge for the report's ``judge_info`` block (None: nothing to add)."""
+        return None
 
 
 class ReferenceJudge(Judge):
@@ -359,11 +384,28 @@ def command_argv(command: str) -> list[str]:
     return argv
 
 
+#: ``openai:MODEL`` selects :class:`qcgrade.auditing.openai_judge.OpenAIJudge`.
+OPENAI_PREFIX = "openai:"
+
+
+def openai_judge(model: str, **options: Any) -> Judge:
+    """An :class:`~qcgrade.auditing.openai_judge.OpenAIJudge`, or one line saying how to install its extra."""
+    try:
+        from .openai_judge import OpenAIJudge
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] in ("httpx", "httpcore", "anyio", "h11"):
+            raise JudgeSetupError("the openai judge needs httpx: pip install 'qcgrade[llm]'") from None
+        raise
+    return OpenAIJudge(model, **options)
+
+
 def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None = None) -> Judge:
     """A :class:`Judge` from what a user passes.
 
-    ``"qcgrade"`` is the reference judge; ``"example"`` the bundled example
-    judge; any other string is a command line (see :func:`command_argv`);
+    ``"qcgrade"`` is the reference judge; ``"openai:MODEL"`` a Chat
+    Completions model with default options (pass an ``OpenAIJudge`` for
+    others); ``"example"`` the bundled example judge; any other string is a
+    command line (see :func:`command_argv`);
     a list/tuple of strings is an argv; a callable is a Python judge; a
     :class:`Judge` is used as is.
     """
@@ -372,6 +414,8 @@ def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None 
     if isinstance(spec, str):
         if spec.strip() == REFERENCE:
             return ReferenceJudge()
+        if spec.strip().startswith(OPENAI_PREFIX):
+            return openai_judge(spec.strip()[len(OPENAI_PREFIX) :], timeout=timeout, identity=identity)
         if spec.strip() == EXAMPLE:
             # A fixed identity: the cache key must not depend on where the venv lives.
             return CommandJudge(example_command(), timeout, identity or "qcgrade example judge")

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 
@@ -162,6 +163,7 @@ def measure(
             passed=None if o.verdict is None else o.verdict.passed,
             spans=None if o.verdict is None else o.verdict.spans,
             span_jaccard=_item_jaccard(i, o),
+            text_sha256=hashlib.sha256(i.text.encode("utf-8", "surrogatepass")).hexdigest(),
         )
         for i, o in pairs
     )

@@ -9,14 +9,22 @@ rho >= 1/2) become ``null``, because JSON has no infinity.
 Stable top-level keys: ``rho_fp``, ``rho_pf``, ``kappa``, ``cliff``, ``tau``,
 ``verdict``, ``per_class`` (class -> ``{n, flag_rate, ci_low, ci_high,
 span_jaccard, ...}``), ``judge_errors``, ``skipped``; plus ``rates`` (each
-rate with its interval), ``clean``, ``theory``, ``items`` and ``counts``.
+rate with its interval), ``clean``, ``theory``, ``items`` and ``counts``;
+and ``judge_info`` only for judges that describe themselves (the OpenAI
+judge: ``kind``, ``model``, ``base_url_host``, ``prompt_sha256``, its
+sampling options and ``usage`` -- tokens and cost summed over the scored
+answers, cached ones included, so a resumed audit reports the same totals);
+``composite`` only with ``--composite`` (:class:`.composite.CompositeReport`).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .composite import CompositeReport
 
 # What the report lists as left out is what the shared loop left out.
 from .ground_truth import Inapplicable, Skipped
@@ -26,6 +34,32 @@ Span = tuple[int, int]
 
 def _num(value: float) -> float | None:
     return value if math.isfinite(value) else None
+
+
+def _sorted(value: Any) -> Any:
+    """Dicts with sorted keys at every level, so the JSON is stable whoever built them."""
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def usage_totals(usages: list[Any]) -> dict[str, Any]:
+    """Tokens and cost summed over answers (``Usage`` values, None where not reported), in item order.
+
+    ``cost`` is None unless at least one answer reported one; ``answers`` counts
+    the answers that reported usage at all.
+    """
+    reported = [u for u in usages if u is not None]
+    costs = [u.cost for u in reported if u.cost is not None]
+    return {
+        "answers": len(reported),
+        "completion_tokens": sum(u.completion_tokens for u in reported),
+        "cost": math.fsum(costs) if costs else None,
+        "prompt_tokens": sum(u.prompt_tokens for u in reported),
+        "total_tokens": sum(u.total_tokens for u in reported),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +149,7 @@ class Theory:
 
 @dataclass(frozen=True, slots=True)
 class ItemResult:
-    """One judged item: its id, class, seed, the verdict (None on judge error) and spans."""
+    """One judged item: its id, class, seed, the verdict (None on judge error), spans and the text's hash."""
 
     id: str
     source: str
@@ -124,6 +158,8 @@ class ItemResult:
     passed: bool | None
     spans: tuple[Span, ...] | None
     span_jaccard: float | None
+    #: SHA-256 of the text the judge saw, so ``audit compare`` pairs only identical items.
+    text_sha256: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -133,6 +169,7 @@ class ItemResult:
             "source": self.source,
             "span_jaccard": self.span_jaccard,
             "spans": [list(s) for s in self.spans] if self.spans is not None else None,
+            "text_sha256": self.text_sha256,
             "verdict": None if self.passed is None else ("pass" if self.passed else "fail"),
         }
 
@@ -174,6 +211,9 @@ class AuditReport:
     skipped: tuple[Skipped, ...] = ()
     not_applicable: tuple[Inapplicable, ...] = ()
     items: tuple[ItemResult, ...] = field(default=(), repr=False)
+    judge_info: dict[str, Any] | None = None
+    #: ``--composite``: the judge, qcgrade and "both pass" side by side (:mod:`.composite`).
+    composite: CompositeReport | None = field(default=None, repr=False)
 
     @property
     def cliff(self) -> float:
@@ -183,6 +223,7 @@ class AuditReport:
         scored = sum(1 for i in self.items if i.passed is not None)
         return {
             "clean": self.clean.to_dict(),
+            **({"composite": self.composite.to_dict()} if self.composite is not None else {}),
             "cliff": self.theory.cliff,
             "counts": {
                 "items": len(self.items),
@@ -193,6 +234,7 @@ class AuditReport:
             },
             "items": [i.to_dict() for i in self.items],
             "judge": self.judge,
+            **({"judge_info": _sorted(self.judge_info)} if self.judge_info is not None else {}),
             "judge_errors": [e.to_dict() for e in self.judge_errors],
             "kappa": self.kappa,
             "not_applicable": [x.to_dict() for x in self.not_applicable],

@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..options import Options
 from .cache import VerdictCache
 from .items import ItemSet, build_items, corpus_entries
 from .judges import make_judge
 from .measure import measure
-from .report import AuditReport
+from .report import AuditReport, usage_totals
 from .runner import Outcome, Request, judge_all
+
+if TYPE_CHECKING:
+    from .composite import CompositeReport
 
 
 def seed_list(seeds: int | Sequence[int]) -> tuple[int, ...]:
@@ -63,6 +68,7 @@ async def audit_async(
     n_min: int = 24,
     cap: int = 12,
     delta: float = 0.01,
+    composite: Options | bool | None = None,
     on_items: Callable[[ItemSet], None] | None = None,
     on_outcome: Callable[[int, Outcome], None] | None = None,
     fail_fast: int = 5,
@@ -71,22 +77,59 @@ async def audit_async(
     _check(tau, jobs, retries, timeout)
     if isinstance(fail_fast, bool) or not isinstance(fail_fast, int) or fail_fast < 0:
         raise ValueError(f"fail_fast must be an integer >= 0, got {fail_fast!r}")
-    chosen_seeds = seed_list(seeds)
+    replay = isinstance(corpus, ItemSet)
+    if replay and defects is not None:
+        raise ValueError("defects: a frozen item set already fixes its defect classes")
+    chosen_seeds = frozen_seeds(corpus) if replay else seed_list(seeds)
     the_judge = make_judge(judge, timeout=timeout, identity=identity)
-    item_set = build_items(corpus_entries(corpus), chosen_seeds, defects)
-    if on_items is not None:
-        on_items(item_set)
-    requests = [Request(i.text, i.slice, i.seed) for i in item_set.items]
-    outcomes = await judge_all(
-        the_judge,
-        requests,
-        jobs=jobs,
-        retries=retries,
-        cache=VerdictCache(cache) if cache is not None else None,
-        on_outcome=on_outcome,
-        fail_fast=fail_fast,
-    )
-    return measure(item_set, outcomes, judge=the_judge.identity, tau=tau, seeds=chosen_seeds, n_min=n_min, cap=cap, delta=delta)
+    entries = None if replay else corpus_entries(corpus)
+    verdicts = VerdictCache(cache) if cache is not None else None
+    # Probe the judge (key, server, model) before the first item: a setup
+    # problem is one line, not one error per item.
+    await the_judge.start(jobs)
+    try:
+        item_set = corpus if replay else build_items(entries or [], chosen_seeds, defects)
+        if on_items is not None:
+            on_items(item_set)
+        requests = [Request(i.text, i.slice, i.seed) for i in item_set.items]
+        outcomes = await judge_all(
+            the_judge, requests, jobs=jobs, retries=retries, cache=verdicts, on_outcome=on_outcome, fail_fast=fail_fast
+        )
+    finally:
+        await the_judge.stop()
+    terms: dict[str, Any] = {"tau": tau, "seeds": chosen_seeds, "n_min": n_min, "cap": cap, "delta": delta}
+    report = measure(item_set, outcomes, judge=the_judge.identity, **terms)
+    info = the_judge.describe()
+    if info is not None:
+        info = {**info, "usage": usage_totals([o.verdict.usage if o.verdict else None for o in outcomes])}
+        report = dataclasses.replace(report, judge_info=info)
+    if composite is not None and composite is not False:
+        report = dataclasses.replace(report, composite=_composite(item_set, outcomes, report, composite, terms))
+    return report
+
+
+def frozen_seeds(item_set: ItemSet) -> tuple[int, ...]:
+    """The seeds of a frozen item set, in the order its items first use them."""
+    return tuple(dict.fromkeys(i.seed for i in item_set.items))
+
+
+def _composite(
+    item_set: ItemSet, outcomes: Sequence[Outcome], judged: AuditReport, options: Options | bool, terms: dict[str, Any]
+) -> CompositeReport:
+    from .composite import composite_outcomes, composite_report, qcgrade_outcomes
+    from .judges import ReferenceJudge
+
+    chosen = Options() if options is True else options
+    if not isinstance(chosen, Options):
+        raise TypeError(f"composite must be True or an Options, got {type(chosen).__name__}")
+    reference = ReferenceJudge(chosen).identity
+    graded = qcgrade_outcomes(item_set.items, chosen)
+    reports = {
+        "judge": judged,
+        "qcgrade": measure(item_set, graded, judge=reference, **terms),
+        "composite": measure(item_set, composite_outcomes(outcomes, graded), judge=f"{judged.judge} AND {reference}", **terms),
+    }
+    return composite_report(item_set.items, outcomes, graded, reports, chosen)
 
 
 def audit(judge: Any, corpus: Any, **options: Any) -> AuditReport:
@@ -96,13 +139,17 @@ def audit(judge: Any, corpus: Any, **options: Any) -> AuditReport:
     plain or ``async``, or returning ``(bool, spans)``, a verdict dict or
     ``"PASS"``/``"FAIL"``; a command string (run per item, JSON on stdin);
     or ``"qcgrade"`` for the built-in reference judge. ``corpus``: a
-    directory/file for :func:`qcgrade.auditing.corpus.load_corpus` or an iterable of
-    corpus items / ``(id, text, slice)`` triples.
+    directory/file for :func:`qcgrade.auditing.corpus.load_corpus`, an iterable of
+    corpus items / ``(id, text, slice)`` triples, or a frozen
+    :class:`~qcgrade.auditing.items.ItemSet` (:func:`qcgrade.auditing.item_file.load_items`),
+    replayed exactly (its seeds and classes; ``seeds`` and ``defects`` do not apply).
 
     Options (keyword only): ``seeds`` (count or list, default 1), ``tau``
     (0.10), ``jobs`` (1), ``retries`` (1), ``timeout`` (60 s; commands and
     async callables), ``cache`` (directory; resumes an interrupted audit),
-    ``defects`` (subset of classes), ``identity`` (judge name for reports and
+    ``defects`` (subset of classes), ``composite`` (True or grading
+    :class:`~qcgrade.options.Options`: also measure qcgrade alone and "both
+    pass", see :mod:`.composite`), ``identity`` (judge name for reports and
     the cache key), ``n_min``/``cap``/``delta`` (Prop. 1' terms), the
     progress hooks ``on_items``/``on_outcome``, and ``fail_fast`` (5): raise
     :class:`~qcgrade.errors.JudgeUnusable` when the judge's first that many

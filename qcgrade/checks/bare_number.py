@@ -19,6 +19,8 @@ Fails::
 Passes::
 
     Revenue grew 30% last year [E001].
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

@@ -3,13 +3,15 @@
 Why it matters: ``§id`` promises the reader a section to turn to; an id
 outside the slice's ``xref`` list is a dead link in the finished report.
 
-Fails::
+Fails (the slice allows s5 and sec-2)::
 
-    See the competitive landscape (see §s9).     (the slice allows s5)
+    See the competitive landscape (see §s9).
 
 Passes::
 
     See the competitive landscape (see §s5).
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ Passes::
     Revenue grew 30% [E001]. Margins rose [E003].
 
 Reported at the start of the section, since no one place is at fault.
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

@@ -3,15 +3,17 @@
 Why it matters: a section that cites only the supporting (or only the
 opposing) evidence reads as advocacy, not analysis.
 
-Fails (E001 is bull, E002 is bear)::
+Fails (E001 and E003 are bull, E002 is bear)::
 
-    Revenue grew 30% [E001].
+    Revenue grew 30% [E001]. Margins rose to 41% [E003].
 
 Passes::
 
     Revenue grew 30% [E001], though share may be only 18% [E002].
 
 Reported at the start of the section, since no one place is at fault.
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

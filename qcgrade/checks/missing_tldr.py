@@ -11,14 +11,16 @@ Fails (``tldr_min_bullets: 2``)::
 
     **TL;DR**
 
-    - Revenue grew [E001].
+    - Revenue grew [E001], though share may be smaller [E002].
 
 Passes::
 
     **TL;DR**
 
     - Revenue grew [E001].
-    - Share is uncertain [E002].
+    - Share may be smaller [E002].
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

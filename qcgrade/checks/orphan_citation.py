@@ -4,17 +4,19 @@ Why it matters: the composer may cite only the slice's cards. A citation that
 resolves to nothing looks like evidence to a reader but points nowhere, the
 most direct way to fake grounding.
 
-Fails::
+Fails (the slice has no card E009)::
 
-    Revenue grew 30% [E003].        (the slice has E001 and E002)
+    Revenue grew [E009].
 
 Passes::
 
-    Revenue grew 30% [E001].
+    Revenue grew [E001].
 
 Ids are compared exactly: a look-alike (``[Ε001]`` with a Greek Epsilon,
 full-width digits) is not the card it imitates. Bracketed plain numbers
 (``[3]``) are numeric-style citations and never name a card.
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

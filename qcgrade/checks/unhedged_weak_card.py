@@ -12,6 +12,8 @@ Fails (E002 is weak)::
 Passes::
 
     ACME reportedly holds about 18% of the market [E002].
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

@@ -3,13 +3,15 @@
 Why it matters: a metric tag vouches for a number by pointing at a registered
 value. A tag that is not registered vouches for nothing.
 
-Fails::
+Fails (the slice registers m_rev and m_share)::
 
-    Revenue reached {m_revenue}.     (the slice registers m_rev)
+    Revenue reached {m_revenue}.
 
 Passes::
 
     Revenue reached {m_rev}.
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

@@ -134,6 +134,7 @@ COMMANDS = {
     "batch": "qcgrade.cli.batch:batch",
     "config": "qcgrade.cli.config:show_config",
     "audit": "qcgrade.cli.audit:audit",
+    "items": "qcgrade.cli.items:items_command",
     "simulate": "qcgrade.cli.audit:simulate_command",
     "inject": "qcgrade.cli.inject:inject_command",
     "revert": "qcgrade.cli.inject:revert_command",

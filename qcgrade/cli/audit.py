@@ -1,8 +1,12 @@
-"""``qcgrade audit`` (measure a judge against the cliff) and ``qcgrade simulate`` (the curator).
+"""``qcgrade audit`` (measure a judge against the cliff), ``qcgrade audit compare`` and ``qcgrade simulate``.
 
 Thin: parse and validate options (bad values are one-line errors, exit 2),
 call :mod:`qcgrade.auditing` / :mod:`qcgrade.curator`, render through
 :mod:`qcgrade.render`. The progress bar goes to stderr on terminals only.
+
+``audit`` is a group whose default command is the run: ``qcgrade audit
+CORPUS --judge ...`` runs an audit, ``qcgrade audit compare A.json B.json``
+compares two (a corpus folder literally named ``compare`` is ``./compare``).
 
 Exit codes: 0 when the report is printed; 2 for bad input, when the judge's
 first ``--fail-fast`` calls all failed (no report: the judge's own standard
@@ -23,8 +27,21 @@ import click
 
 from ..errors import InputError, JudgeUnusable
 from ..files import read_bytes
+from ..options import Options
 from .app import EXIT_BAD_INPUT, friendly
-from .options import POSITIVE_SECONDS, RATE, choose_defects, count, deprecated, jobs_option, output_option
+from .llm_options import build_judge, is_openai, llm_options
+from .options import (
+    POSITIVE_SECONDS,
+    RATE,
+    choose_defects,
+    count,
+    defects_option,
+    deprecated,
+    html_option,
+    jobs_option,
+    output_option,
+    seeds_option,
+)
 from .output import check_writable, echo_error, write_output, write_rendered
 from .progress import progress_bar
 
@@ -47,6 +64,30 @@ def _check_command(command: str) -> None:
         raise InputError(f"--judge: {program}: command not found")
 
 
+RUN = "run"
+RUN_EPILOG = (
+    "Compare two audits on their shared items: qcgrade audit compare A.json B.json. "
+    "Freeze an item set to replay: qcgrade items CORPUS --seeds 5 -o items.jsonl."
+)
+
+
+class _RunCommand(click.Command):
+    """The run: its usage line reads ``qcgrade audit [OPTIONS] [CORPUS]``, as users type it."""
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        path = ctx.parent.command_path if ctx.parent is not None else ctx.command_path
+        formatter.write_usage(path, " ".join(self.collect_usage_pieces(ctx)))
+
+
+class AuditGroup(click.Group):
+    """``audit`` runs an audit unless its first argument names a subcommand (``compare``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands:
+            args = [RUN, *args]  # `qcgrade audit CORPUS --judge ...` and `qcgrade audit --help`
+        return super().parse_args(ctx, args)
+
+
 def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     if old_corpus is not None:
         deprecated("--corpus", "pass the corpus as an argument: qcgrade audit CORPUS --judge ...")
@@ -62,26 +103,25 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     return corpus
 
 
-@click.command()
+@click.command(name=RUN, cls=_RunCommand, epilog=RUN_EPILOG)
 @click.argument("corpus", required=False, type=click.Path(path_type=Path))
 @click.option(
     "--judge",
     "judge_spec",
     required=True,
     metavar="COMMAND",
-    help=(
-        "Judge command (JSON on stdin, PASS/FAIL or JSON on stdout; a first word {python} is the Python "
-        "running qcgrade), 'qcgrade' for the reference grader, or 'example' for the bundled example judge."
-    ),
+    help="Judge command (JSON on stdin, PASS/FAIL or JSON on stdout; a first word {python} is the Python running "
+    "qcgrade), 'qcgrade' for the reference grader, 'example' for the bundled example judge, "
+    "or openai:MODEL for a Chat Completions server (see --base-url).",
+)
+@click.option(
+    "--items",
+    "items_path",
+    type=click.Path(path_type=Path),
+    help="Replay a frozen item set (qcgrade items) instead of building items from CORPUS.",
 )
 @click.option("--corpus", "old_corpus", type=click.Path(path_type=Path), hidden=True)
-@click.option(
-    "--seeds",
-    type=count(1),
-    default=1,
-    show_default=True,
-    help="Seeds 0..N-1: N samples per clean section, N injections per class.",
-)
+@seeds_option()
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Curator retirement margin.")
 @jobs_option(1, "Judge calls at once.")
 @click.option(
@@ -97,21 +137,27 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     help="Stop (exit 2, with the judge's stderr) when its first N calls all fail; 0: judge every item anyway.",
 )
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
-@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
+@defects_option()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(path_type=Path, allow_dash=True),
-    help="Also write a self-contained HTML report ('-': stdout).",
-)
+@html_option("Also write a self-contained HTML report ('-': stdout).")
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
-@click.option("--grounding", is_flag=True, help="With --judge qcgrade: the reference grader with the tier-3 grounding checks.")
+@click.option(
+    "--composite",
+    is_flag=True,
+    help="Also measure qcgrade's grader alone and the composite 'pass only if both pass', side by side.",
+)
+@click.option(
+    "--grounding",
+    is_flag=True,
+    help="qcgrade's grader with the tier-3 grounding checks: as the judge (--judge qcgrade) or in --composite.",
+)
+@llm_options()
 @friendly
-def audit(
+def audit_run(
     corpus: Path | None,
     judge_spec: str,
+    items_path: Path | None,
     old_corpus: Path | None,
     seeds: int,
     tau: float,
@@ -125,20 +171,32 @@ def audit(
     output: Path | None,
     html_path: Path | None,
     curve: bool,
+    composite: bool,
     grounding: bool,
+    **llm: Any,
 ) -> None:
     """Measure a judge's false-pass and false-fail rates on defects injected into CORPUS, and place it against the cliff.
 
     CORPUS is a folder of NAME.md + NAME.json pairs or a JSONL file of
-    {"id", "section", "slice"} lines.
+    {"id", "section", "slice"} lines; or give --items FILE to replay a frozen
+    item set.
     """
     from ..auditing.judges import REFERENCE
 
-    corpus_path = _corpus(corpus, old_corpus)
-    if judge_spec.strip() != REFERENCE:
-        if grounding:
-            raise InputError("--grounding: only qcgrade's own grader has a grounding tier; use it with --judge qcgrade")
+    if items_path is not None:
+        if corpus is not None or old_corpus is not None:
+            raise InputError("--items replays a frozen item set: give it or a CORPUS, not both")
+        if defects is not None or seeds != 1:
+            raise InputError("--items: the item set fixes its seeds and defect classes; drop --seeds and --defects")
+    corpus_path = None if items_path is not None else _corpus(corpus, old_corpus)
+    reference = judge_spec.strip() == REFERENCE
+    if grounding and not reference and not composite:
+        raise InputError(
+            "--grounding: only qcgrade's own grader has a grounding tier; use it with --judge qcgrade or --composite"
+        )
+    if not reference and not is_openai(judge_spec):
         _check_command(judge_spec)
+    judge = build_judge(judge_spec, timeout, llm)
     if curve and html_path is None:
         raise InputError("--curve: the curve goes into the HTML report; give --html FILE too")
     if html_path is not None and output is not None and str(html_path) == "-" and str(output) == "-":
@@ -147,16 +205,25 @@ def audit(
     check_writable(html_path, "--html")
     check_writable(output, "--output")
     chosen = choose_defects("--defects", defects)
-    judge: Any = judge_spec
-    if grounding:
+    # qcgrade's grader, as the judge (--judge qcgrade) and as qcgrade's side of --composite.
+    grading = Options(grounding=grounding)
+    if reference and grounding:
         from ..auditing.judges import ReferenceJudge
-        from ..options import Options
 
-        judge = ReferenceJudge(Options(grounding=True))
+        judge = ReferenceJudge(grading)
+    source: Any = corpus_path
+    if items_path is not None:
+        from ..auditing.item_file import load_items
+
+        source = load_items(items_path)  # checked item by item before the judge is asked anything
     try:
-        report = _run(judge, corpus_path, seeds, tau, jobs, timeout, retries, fail_fast, cache_dir, chosen)
+        report = _run(
+            judge, source, seeds, tau, jobs, timeout, retries, fail_fast, cache_dir, chosen, grading if composite else None
+        )
     except JudgeUnusable as exc:
         _stopped(exc, fail_fast)
+    if hasattr(judge, "traffic"):  # the OpenAI judge: this run's requests and tokens, on stderr
+        click.echo(judge.traffic(), err=True)
     if not report.items and not report.skipped:
         raise InputError(f"{corpus_path}: no sections in the corpus")
     if html_path is not None:
@@ -181,8 +248,8 @@ def audit(
 
 
 def _run(
-    judge_spec: Any,
-    corpus_path: Path,
+    judge: Any,
+    source: Any,
     seeds: int,
     tau: float,
     jobs: int,
@@ -191,14 +258,17 @@ def _run(
     fail_fast: int,
     cache_dir: Path | None,
     defects: list[str] | None,
+    composite: Options | None,
 ) -> Any:
+    from ..auditing.item_file import ItemSet
     from ..auditing.run import audit as run_audit
 
+    replay = isinstance(source, ItemSet)
     with progress_bar("judging", None) as advance:
         return run_audit(
-            judge_spec,
-            corpus_path,
-            seeds=seeds,
+            judge,
+            source,
+            seeds=1 if replay else seeds,
             tau=tau,
             jobs=jobs,
             timeout=timeout,
@@ -206,6 +276,7 @@ def _run(
             fail_fast=fail_fast,
             cache=cache_dir,
             defects=defects,
+            composite=composite,
             on_items=(lambda item_set: advance(0, total=len(item_set.items))) if advance else None,
             on_outcome=(lambda _index, _outcome: advance(1)) if advance else None,
         )
@@ -224,6 +295,49 @@ def _stopped(exc: JudgeUnusable, fail_fast: int) -> NoReturn:
     sys.exit(EXIT_BAD_INPUT)
 
 
+@click.command(name="compare")
+@click.argument("first", metavar="A.json", type=click.Path(path_type=Path))
+@click.argument("second", metavar="B.json", type=click.Path(path_type=Path))
+@click.option(
+    "--signal",
+    type=click.Choice(["judge", "qcgrade", "composite"]),
+    default="judge",
+    show_default=True,
+    help="Which verdicts to compare (qcgrade and composite need audits run with --composite).",
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@output_option()
+@friendly
+def compare_command(first: Path, second: Path, signal: str, fmt: str, output: Path | None) -> None:
+    """Compare two audits item by item on the items both scored.
+
+    McNemar's exact test on false passes (injected items) and on false fails
+    (clean items), and the paired difference in rho_fp and rho_pf with its 95%
+    interval. A.json and B.json are `qcgrade audit --format json` reports,
+    best run on one frozen item set (qcgrade items, then audit --items).
+    """
+    from ..auditing.compare import compare, load_side
+    from ..render import audit_compare
+
+    check_writable(output, "--output")
+    a = load_side(read_bytes(first), str(first), signal)
+    b = load_side(read_bytes(second), str(second), signal)
+    result = compare(a, b, signal)
+    if fmt == "json":
+        write_output(output, json.dumps(result.to_dict(), sort_keys=True, ensure_ascii=False, indent=2) + "\n")
+    else:
+        write_output(output, audit_compare.render(result))
+
+
+@click.group(name="audit", cls=AuditGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def audit() -> None:
+    """Measure a judge against the retirement cliff; `audit compare` pairs two audits."""
+
+
+audit.add_command(audit_run)
+audit.add_command(compare_command)
+
+
 @click.command(name="simulate")
 @click.option("--rho-fp", type=RATE, help="False-pass rate of the judge channel (default: the audit's, else 0).")
 @click.option("--rho-pf", type=RATE, help="False-fail rate of the judge channel (default: the audit's, else 0).")
@@ -235,12 +349,7 @@ def _stopped(exc: JudgeUnusable, fail_fast: int) -> NoReturn:
 @click.option("--tasks-per-round", type=count(1), default=1200, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(path_type=Path, allow_dash=True),
-    help="Write a self-contained HTML page ('-': stdout).",
-)
+@html_option("Write a self-contained HTML page ('-': stdout).")
 @click.option(
     "--audit",
     "audit_path",

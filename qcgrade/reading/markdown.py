@@ -4,6 +4,12 @@ The core ``inline`` rule is off: :mod:`qcgrade.reading.document` decides per blo
 whether inline parsing is needed at all. Where it is, every token pushed by
 an inline rule records the source range it came from (``token.meta["qc"]``),
 so what a reader sees maps back to offsets in the original text.
+
+The one module that configures markdown-it-py, and only through its public
+API: ``MarkdownIt.enable``, ``Ruler.disable/at/get_active_rules/getRules``
+and ``StateInline`` (subclassed, overriding ``pending``, ``append_pending``
+and ``pushPending``). No private field of markdown-it-py is read or written,
+so the versions pyproject.toml declares behave alike (CI tests the lowest).
 """
 
 from __future__ import annotations
@@ -19,16 +25,56 @@ from markdown_it.token import Token
 
 
 class TrackedState(StateInline):
-    """Inline state whose flushed text tokens remember their source offsets."""
+    """Inline state whose flushed text tokens remember their source offsets.
+
+    The pending text (literal text not yet flushed to a token) is kept here,
+    in our own buffer, rather than in markdown-it-py's: versions before 4.3
+    extend it with ``state.pending += text`` (a plain attribute), 4.3 with
+    ``state.append_pending(text)`` into private fields. Owning both the
+    ``pending`` property and ``append_pending`` lets every version record
+    where the pending text started, with appends amortised O(1).
+    """
+
+    _qc_text = ""  # pending text joined so far (class default: set before __init__ runs)
+    qc_pending_start = 0  # source offset of the first pending character
 
     def __init__(self, src: str, md: MarkdownIt, env: Any, out: list[Token]) -> None:
+        self._qc_parts: list[str] = []
         super().__init__(src, md, env, out)
-        self.qc_pending_start = 0
+        self.pending = ""
+
+    @property
+    def pending(self) -> str:
+        parts = self._qc_parts
+        if parts:
+            # Drop our reference before extending, so CPython can grow the
+            # string in place: a rule reading ``pending`` often stays linear.
+            text = self._qc_text
+            self._qc_text = ""
+            text += "".join(parts)
+            parts.clear()
+            self._qc_text = text
+        return self._qc_text
+
+    @pending.setter
+    def pending(self, value: str) -> None:
+        if value and not self._qc_text and not getattr(self, "_qc_parts", None):
+            self.qc_pending_start = self.pos
+        self._qc_text = value
+        self._qc_parts = []
 
     def append_pending(self, text: str) -> None:
-        if not self._pending and not self._pending_buffer:
+        if not text:
+            return
+        if not self._qc_text and not self._qc_parts:
             self.qc_pending_start = self.pos
-        super().append_pending(text)
+        self._qc_parts.append(text)
+
+    def __copy__(self) -> TrackedState:
+        new = self.__class__.__new__(self.__class__)
+        new.__dict__.update(self.__dict__)
+        new._qc_parts = list(self._qc_parts)
+        return new
 
     def pushPending(self) -> Token:
         start = self.qc_pending_start
@@ -56,20 +102,26 @@ def _tracking(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[
     return tracked
 
 
+def _active_inline_rules(md: MarkdownIt) -> dict[str, Callable[[StateInline, bool], bool]]:
+    """The enabled inline rules by name, through the public Ruler API (both lists are in rule order)."""
+    ruler = md.inline.ruler
+    return dict(zip(ruler.get_active_rules(), ruler.getRules("")))
+
+
 def _make_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark").enable("table")  # nesting limit as the reference renderer
     md.core.ruler.disable(["inline", "text_join"])
     # Merging adjacent text tokens would lose their offsets.
     md.inline.ruler2.disable("fragments_join")
-    for rule in md.inline.ruler.__rules__:
-        if rule.name != "text":
-            rule.fn = _tracking(rule.name, rule.fn)
-    md.inline.ruler.__cache__ = None
+    for name, fn in _active_inline_rules(md).items():
+        if name != "text":
+            # Inline rules have no alternate chains, so at() loses nothing.
+            md.inline.ruler.at(name, _tracking(name, fn))
     return md
 
 
 PARSER = _make_parser()
-EMPHASIS_RULE = next(rule.fn for rule in PARSER.inline.ruler.__rules__ if rule.name == "emphasis")
+EMPHASIS_RULE = _active_inline_rules(PARSER)["emphasis"]
 
 # Block rules that cannot fire on a text lacking every one of their needles.
 # markdown-it-py tries each enabled rule at every block start and every

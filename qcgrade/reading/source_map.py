@@ -12,12 +12,18 @@ from .projection import ProjectionBuilder
 
 
 class Lines:
-    """Line starts of the original text (any line ending); lines sliced on demand."""
+    """Line starts of the original text (any line ending); lines sliced on demand.
+
+    ``text`` is the original as markdown-it-py reads it: CommonMark replaces
+    NUL with U+FFFD before parsing, one character for one, so token content
+    is found in these lines at unchanged offsets. (Searching the raw text for
+    content holding U+FFFD misses, and the content was placed at column 0.)
+    """
 
     __slots__ = ("text", "starts")
 
     def __init__(self, text: str) -> None:
-        self.text = text
+        self.text = text.replace("\0", "\ufffd") if "\0" in text else text
         self.starts = line_starts(text)
 
     def line(self, index: int) -> str:

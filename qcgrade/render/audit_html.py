@@ -15,7 +15,7 @@ from ..auditing.report import AuditReport, Rate
 from ..curator.curve import RetirementCurve
 from ..curator.simulate import SimulationResult
 from ..curator.stats import wilson_interval
-from .audit_text import counts_line, summary_lines, table_rows
+from .audit_text import COMPOSITE_HEADER, composite_rows, counts_line, judge_info_line, summary_lines, table_rows
 from .svg import (
     BLUE,
     GREEN,
@@ -100,6 +100,51 @@ def _axis(report: AuditReport) -> str:
     )
 
 
+#: Colours of the three signals on the composite axis.
+_SIGNAL_COLOURS = {"judge": PURPLE, "qcgrade": GREEN, "composite": INK}
+
+
+def _composite_axis(report: AuditReport) -> str:
+    """Judge, qcgrade and the composite on one rho_fp axis against the cliff."""
+    assert report.composite is not None
+    marks = []
+    for name, signal in report.composite.signals.items():
+        fp = signal.report.rho_fp
+        size = 9 if name == "composite" else 6
+        marks.append(
+            AxisMark(
+                f"{name}: {fp.value:.3f} ({signal.report.verdict})", fp.value, fp.ci_low, fp.ci_high, _SIGNAL_COLOURS[name], size
+            )
+        )
+    combined = report.composite.signals["composite"].report
+    note = (
+        "composite = pass only if the judge and qcgrade both pass · "
+        f"composite rho_pf = {combined.rho_pf.value:.3f} · kappa = {combined.kappa:.3f} · tau = {report.tau:g}"
+    )
+    return cliff_axis(
+        marks,
+        report.cliff,
+        at_risk_from(combined.rho_fp, report.cliff),
+        note,
+        "Judge, qcgrade and both against the retirement cliff",
+    )
+
+
+def _composite_section(report: AuditReport) -> list[str]:
+    if report.composite is None:
+        return []
+    who = "".join(
+        f"<li>{escape(name)}: <code>{escape(signal.identity)}</code> -- {escape(signal.report.verdict_reason)}</li>"
+        for name, signal in report.composite.signals.items()
+    )
+    return [
+        "<h2>Composite reward: judge AND qcgrade</h2>",
+        f"<figure>{_composite_axis(report)}</figure>",
+        _table(COMPOSITE_HEADER, composite_rows(report)),
+        f"<ul>{who}</ul>",
+    ]
+
+
 def curve_figure(curve: RetirementCurve) -> str:
     """Mean genuine retirements vs corruption level, the cliff, and the judge if measured."""
     series = [
@@ -149,6 +194,7 @@ def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str
     slug = report.verdict.replace(" ", "-")
     body = [
         f"<h1>Judge audit: <code>{escape(report.judge)}</code></h1>",
+        *([f'<p class="muted">{escape(info)}</p>'] if (info := judge_info_line(report)) is not None else []),
         f'<p class="muted">{escape(counts_line(report))}</p>',
         f'<p><span class="verdict v-{escape(slug)}">{escape(report.verdict)}</span> {escape(report.verdict_reason)}</p>',
         _axis(report),
@@ -157,6 +203,7 @@ def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str
         _table(("class", "QC", "n", "flag rate", "95% CI", "span Jaccard", "judge errors"), table_rows(report)),
         "<h2>Rates and the curator</h2>",
         "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in summary_lines(report)) + "</ul>",
+        *_composite_section(report),
     ]
     if curve is not None:
         body.extend(_curve_section(curve))

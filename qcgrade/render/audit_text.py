@@ -82,6 +82,20 @@ def summary_lines(report: AuditReport) -> list[str]:
     return lines
 
 
+def judge_info_line(report: AuditReport) -> str | None:
+    """Model, server, prompt hash and what the answers cost, for judges that report them."""
+    info = report.judge_info
+    if info is None:
+        return None
+    usage = info.get("usage") or {}
+    cost = usage.get("cost")
+    spent = (
+        f"{usage.get('prompt_tokens', 0)} prompt + {usage.get('completion_tokens', 0)} completion tokens"
+        f" over {usage.get('answers', 0)} answers" + (f", cost {cost:.6g}" if isinstance(cost, (int, float)) else "")
+    )
+    return f"model {info.get('model')} at {info.get('base_url_host')}, prompt sha256 {info.get('prompt_sha256')}: {spent}"
+
+
 def counts_line(report: AuditReport) -> str:
     scored = sum(1 for i in report.items if i.passed is not None)
     seeds = ", ".join(str(s) for s in report.seeds)
@@ -102,14 +116,62 @@ def detail_lines(report: AuditReport) -> list[str]:
     return out
 
 
+COMPOSITE_HEADER = ("signal", "rho_fp", "95% CI", "rho_pf", "95% CI", "kappa", "verdict")
+
+
+def composite_rows(report: AuditReport) -> list[tuple[str, ...]]:
+    """With ``--composite``: one row per signal (judge, qcgrade, composite); none otherwise."""
+    if report.composite is None:
+        return []
+    rows: list[tuple[str, ...]] = []
+    for name, signal in report.composite.signals.items():
+        r = signal.report
+        rows.append(
+            (
+                name,
+                _f(r.rho_fp.value),
+                f"{_f(r.rho_fp.ci_low)}-{_f(r.rho_fp.ci_high)}",
+                _f(r.rho_pf.value),
+                f"{_f(r.rho_pf.ci_low)}-{_f(r.rho_pf.ci_high)}",
+                _f(r.kappa),
+                r.verdict,
+            )
+        )
+    return rows
+
+
+def composite_lines(report: AuditReport) -> list[str]:
+    """The side-by-side table of judge, qcgrade and composite, with who each signal is; empty without it."""
+    rows = composite_rows(report)
+    if report.composite is None or not rows:
+        return []
+    from ..auditing.composite import RULE
+
+    table = [COMPOSITE_HEADER, *rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(COMPOSITE_HEADER))]
+    out = [f"composite ({RULE}), on the same items:"]
+    for row in table:
+        cells = (cell.ljust(w) if i in (0, 6) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+        out.append("  ".join(cells).rstrip())
+    for name, signal in report.composite.signals.items():
+        out.append(f"{name}: {signal.identity}")
+    return out
+
+
 def render(report: AuditReport) -> str:
     """The whole audit as plain text, ending in the verdict."""
     widths = [max(len(row[i]) for row in [HEADER, *table_rows(report)]) for i in range(len(HEADER))]
-    out = [f"judge: {report.judge}", counts_line(report), ""]
+    out = [f"judge: {report.judge}"]
+    if (info := judge_info_line(report)) is not None:
+        out.append(info)
+    out += [counts_line(report), ""]
     for row in [HEADER, *table_rows(report)]:
         out.append("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
     out.append("")
     out.extend(summary_lines(report))
+    if report.composite is not None:
+        out.append("")
+        out.extend(composite_lines(report))
     out.extend(detail_lines(report))
     out.append("")
     out.append(f"verdict: {report.verdict.upper()} -- {report.verdict_reason}")
@@ -139,9 +201,11 @@ def render_rich(report: AuditReport) -> object:
     colour = _VERDICT_COLOUR[report.verdict]
     return Group(
         Text.assemble(("judge: ", "bold"), report.judge),
+        *([Text(info)] if (info := judge_info_line(report)) is not None else []),
         Text(counts_line(report)),
         table,
         *(Text(line) for line in summary_lines(report)),
+        *(Text(line) for line in (["", *composite_lines(report)] if report.composite is not None else [])),
         *(Text(line, style="yellow") for line in detail_lines(report)),
         Text.assemble((f"verdict: {report.verdict.upper()}", f"bold {colour}"), " ", report.verdict_reason),
         Text(""),
