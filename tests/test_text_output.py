@@ -7,7 +7,7 @@ import re
 import time
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
@@ -112,6 +112,8 @@ def _drawn(segment: str) -> str:
 
 
 @settings(max_examples=300, deadline=None)
+# A cut span whose ellipsis starts like the span's own last character (".").
+@example(line="aaaaaaaaaaaaaaaa数数.", at=14, length=5, width=20)
 @given(
     st.text(alphabet=st.sampled_from("ab 数😀\t\u0301\u202e\x1b."), max_size=300),
     st.integers(0, 300),
@@ -130,11 +132,12 @@ def test_carets_sit_under_the_span_whatever_the_characters(line: str, at: int, l
     splits = [k for k in range(len(result.source) + 1) if cells(result.source[:k]) == lead]
     assert splits
     rests = [result.source[k:] for k in splits]
-    if any(rest.startswith(span) for rest in rests):
-        assert len(carets) == max(1, cells(span))
-    else:  # a span wider than the line, cut and ended with an ellipsis
+    if any(rest.startswith(span) for rest in rests) and len(carets) == max(1, cells(span)):
+        pass  # drawn whole, the carets exactly under it
+    else:  # a span wider than the line, cut and ended with an ellipsis the carets run to
         assert result.source.endswith(ELLIPSIS)
         assert any(span.startswith(rest[: -len(ELLIPSIS)]) for rest in rests)
+        assert lead + len(carets) == cells(result.source)
     assert cells(result.source) <= max(width, 17) + 2  # a wide character may straddle the budget's end
     assert "\t" not in result.source and "\x1b" not in result.source and "\u202e" not in result.source
 
