@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from helpers import copy_fixtures
 from qcgrade.auditing import audit
 from qcgrade.auditing.items import build_items, corpus_entries
 from qcgrade.cli import main
@@ -32,13 +33,7 @@ def _judge(script: str, *args: str) -> str:
 
 def small_corpus(tmp_path: Path, ids: tuple[str, ...] = SMALL) -> Path:
     """A copy of a few fixture sections, so command-judge tests stay fast."""
-    root = tmp_path / "corpus"
-    for ident in ids:
-        for suffix in (".md", ".json"):
-            target = root / f"{ident}{suffix}"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(FIXTURES / f"{ident}{suffix}", target)
-    return root
+    return copy_fixtures(tmp_path, ids)
 
 
 def cli(*args: str) -> Any:
