@@ -21,6 +21,7 @@ the problem.
     │   ├── RecordError       an injection record that cannot be used
     │   └── RevertError       the text was edited since the injection
     ├── JudgeError            one judge call failed (crash, timeout, bad answer)
+    ├── JudgeUnusable         the judge's first calls all failed; the audit stopped
     ├── JudgeSetupError       the judge cannot be used at all (no API key, server
     │                         unreachable, unknown model), found before any item
     └── SectionFailure        a section failed its checks (also an AssertionError,
@@ -117,7 +118,33 @@ class RevertError(InjectionError):
 
 
 class JudgeError(QcgradeError):
-    """One judge call went wrong; the message is one line saying how."""
+    """One judge call went wrong; the message is one line saying how.
+
+    ``stderr`` keeps the end of what a command judge wrote to its standard
+    error (its own traceback or complaint), for the person who has to fix it.
+    """
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.stderr = stderr
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.stderr))
+
+
+class JudgeUnusable(QcgradeError):
+    """The judge failed every one of its first calls, so the audit stopped instead of measuring nothing.
+
+    The message is one line; ``stderr`` holds the end of the judge's own
+    standard error from the last failed call, when it wrote any.
+    """
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.stderr = stderr
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.stderr))
 
 
 class JudgeSetupError(QcgradeError, ValueError):
@@ -138,6 +165,7 @@ __all__ = [
     "InputError",
     "JudgeError",
     "JudgeSetupError",
+    "JudgeUnusable",
     "NotApplicable",
     "QcgradeError",
     "RecordError",

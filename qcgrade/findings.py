@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,3 +79,30 @@ class Graded:
 
     path: str
     report: Report
+
+
+@dataclass(frozen=True, slots=True)
+class Ungraded:
+    """A section that could not be graded (unreadable text, a missing or invalid slice), and why.
+
+    ``error`` is one line that does not repeat ``path``; a run over a folder
+    reports it beside the sections it did grade instead of stopping.
+    """
+
+    path: str
+    error: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": self.error, "path": self.path}
+
+
+#: What grading one path gives: a report, or the reason there is none.
+Result = Graded | Ungraded
+
+
+def graded_only(results: Sequence[Result]) -> list[Graded]:
+    return [r for r in results if isinstance(r, Graded)]
+
+
+def ungraded_only(results: Sequence[Result]) -> list[Ungraded]:
+    return [r for r in results if isinstance(r, Ungraded)]

@@ -16,17 +16,25 @@ from .reading.section import parse_section
 
 @lru_cache(maxsize=64)
 def active_checks(options: Options) -> tuple[Check, ...]:
-    """The checks an options value selects, in their canonical order."""
+    """The checks an options value selects, in their canonical order.
+
+    ``select`` names checks explicitly; ``tier2`` adds every tier-2 check and
+    ``grounding`` every tier-3 one, with or without a selection (so
+    ``--tier2`` is never silently ignored because a configuration file has a
+    ``select`` list); ``ignore`` removes checks from the result.
+    """
     known = {check.name for check in CHECKS}
     for name in sorted((options.select or frozenset()) | options.ignore):
         if name not in known:
             raise UnknownCheckError(f"unknown check {name!r}; known checks: {', '.join(sorted(known))}")
     chosen = []
     for check in CHECKS:
-        if options.select is not None:
+        if (check.tier == 2 and options.tier2) or (check.tier == 3 and options.grounding):
+            wanted = True
+        elif options.select is not None:
             wanted = check.name in options.select
         else:
-            wanted = check.tier == 1 or (check.tier == 2 and options.tier2) or (check.tier == 3 and options.grounding)
+            wanted = check.tier == 1
         if wanted and check.name not in options.ignore:
             chosen.append(check)
     return tuple(chosen)

@@ -44,13 +44,15 @@ DEFAULT_HEDGES: tuple[str, ...] = (
 class Options:
     """How to grade.
 
-    ``select``/``ignore`` name checks; ``tier2`` adds the tier-2 disciplines;
+    ``select``/``ignore`` name checks (``select`` replaces the default tier-1
+    set); ``tier2`` adds the tier-2 disciplines, to the default set or to a
+    selection alike;
     ``coverage_floor`` of None means half the slice's cards, rounded up;
     ``allow_years`` exempts plain four-digit years (1900-2099) from
     ``bare_number`` (off by default: the paper asks for every numeral annotated)
     and from ``value_mismatch``; ``grounding`` adds the tier-3 checks that
-    compare citing sentences with their cards (off by default: the paper's
-    reward is tier 1).
+    compare citing sentences with their cards, to the default set or to a
+    selection alike (off by default: the paper's reward is tier 1).
     """
 
     tier2: bool = False

@@ -33,17 +33,32 @@ class LineIndex:
     Columns count code points (SARIF's ``unicodeCodePoints``).
     """
 
-    __slots__ = ("_starts", "_length")
+    __slots__ = ("_starts", "_length", "_text")
 
     def __init__(self, text: str, starts: list[int] | None = None) -> None:
         self._starts = starts if starts is not None else line_starts(text)
         self._length = len(text)
+        self._text = text
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based ``(line, column)`` of a character offset."""
         offset = max(0, min(offset, self._length))
         line = bisect_right(self._starts, offset) - 1
         return line + 1, offset - self._starts[line] + 1
+
+    def line_bounds(self, line: int) -> tuple[int, int]:
+        """Offsets where 1-based ``line`` starts and ends, its line break excluded.
+
+        Constant time, so showing one line of a long paragraph per finding stays linear.
+        """
+        line = max(1, min(line, len(self._starts)))
+        start = self._starts[line - 1]
+        if line == len(self._starts):
+            return start, self._length
+        end = self._starts[line] - 1
+        if end > start and self._text[end - 1 : end + 1] == "\r\n":
+            end -= 1
+        return start, end
 
 
 def _covered(spans: Iterable[Span]) -> list[Span]:

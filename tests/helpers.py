@@ -23,6 +23,17 @@ def load_toml(path: Path) -> dict:
         return tomllib.load(handle)
 
 
+def copy_fixtures(tmp_path: Path, ids: tuple[str, ...]) -> Path:
+    """A corpus folder under ``tmp_path`` holding copies of the named fixture sections and their slices."""
+    root = tmp_path / "corpus"
+    for ident in ids:
+        for suffix in (".md", ".json"):
+            target = root / f"{ident}{suffix}"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes((FIXTURES / f"{ident}{suffix}").read_bytes())
+    return root
+
+
 def fixture_pairs() -> list[tuple[Path, Path]]:
     """Every clean fixture section with its slice, sorted."""
     pairs = []

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from helpers import copy_fixtures
 from qcgrade.auditing import audit
 from qcgrade.auditing.items import build_items, corpus_entries
 from qcgrade.cli import main
@@ -32,13 +33,7 @@ def _judge(script: str, *args: str) -> str:
 
 def small_corpus(tmp_path: Path, ids: tuple[str, ...] = SMALL) -> Path:
     """A copy of a few fixture sections, so command-judge tests stay fast."""
-    root = tmp_path / "corpus"
-    for ident in ids:
-        for suffix in (".md", ".json"):
-            target = root / f"{ident}{suffix}"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(FIXTURES / f"{ident}{suffix}", target)
-    return root
+    return copy_fixtures(tmp_path, ids)
 
 
 def cli(*args: str) -> Any:
@@ -101,7 +96,18 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
     items = build_items(corpus_entries(corpus), (0,)).items
     odd = sorted(i.id for i in items if len(i.text) % 2 == 1)
     assert 0 < len(odd) < len(items)  # the fixture mix exercises both paths
-    data = cli_json("audit", "--judge", _judge("flaky.py", str(tmp_path / "state")), str(corpus), "--retries", "1", "--jobs", "3")
+    data = cli_json(
+        "audit",
+        "--judge",
+        _judge("flaky.py", str(tmp_path / "state")),
+        str(corpus),
+        "--retries",
+        "1",
+        "--jobs",
+        "3",
+        "--fail-fast",
+        "0",
+    )
     assert sorted(e["id"] for e in data["judge_errors"]) == odd
     assert all(e["attempts"] == 2 and e["error"] == "exited with status 7: model overloaded" for e in data["judge_errors"])
     assert data["counts"] == {
@@ -127,6 +133,8 @@ def test_judge_errors_are_retried_counted_and_never_scored(tmp_path: Path) -> No
         _judge("flaky.py", str(tmp_path / "fresh")),
         str(corpus),
         "--retries",
+        "0",
+        "--fail-fast",
         "0",
         "--format",
         "json",
@@ -263,6 +271,8 @@ def test_timeouts_through_the_cli(tmp_path: Path) -> None:
         "0",
         "--jobs",
         "2",
+        "--fail-fast",
+        "0",  # judge every item: this test reads the report of timeouts
         "--format",
         "json",
     )

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -45,6 +43,9 @@ class Page(HTMLParser):
     def count(self, tag: str) -> int:
         return sum(1 for t, _ in self.tags if t == tag)
 
+    def charts(self) -> int:
+        return sum(1 for t, attrs in self.tags if t == "svg" and attrs.get("class") == "chart")
+
 
 def assert_self_contained(html: str) -> Page:
     page = Page(html)
@@ -65,7 +66,7 @@ def test_audit_page_is_self_contained_and_shows_the_numbers() -> None:
     report = _report()
     html = audit_page(report)
     page = assert_self_contained(html)
-    assert page.count("svg") == 2  # Fig. 2 bars and the Fig. 5 axis
+    assert page.charts() == 2  # Fig. 2 bars and the Fig. 5 axis
     text = " ".join(page.text)
     assert f"rho_fp = {report.rho_fp.value:.3f}" in text
     assert f"rho_pf = {report.rho_pf.value:.3f}" in text and f"kappa = {report.kappa:.3f}" in text
@@ -90,7 +91,7 @@ def test_judge_errors_and_skips_are_listed() -> None:
     def broken(text: str, slice_: dict[str, Any]) -> bool:
         raise TimeoutError("<upstream> timed out")
 
-    html = audit_page(_report(broken, retries=0))
+    html = audit_page(_report(broken, retries=0, fail_fast=0))
     page = assert_self_contained(html)
     text = " ".join(page.text)
     assert "Judge errors (16, not scored)" in text and "raised TimeoutError: <upstream> timed out" in text
@@ -103,7 +104,7 @@ def test_curve_is_drawn_with_the_judge_on_it() -> None:
     )
     curve = retirement_curve(tau=report.tau, judge=point, **QUICK)
     page = assert_self_contained(audit_page(report, curve))
-    assert page.count("svg") == 3
+    assert page.charts() == 3
     assert f"judge: rho_fp 1.000, {curve.judge_retirements:.2f} retired" in " ".join(page.text)
     assert page.count("polyline") == 2  # bias and noise
 
@@ -111,7 +112,7 @@ def test_curve_is_drawn_with_the_judge_on_it() -> None:
 def test_simulation_page() -> None:
     result = simulate(rho_fp=0.2, seed=1, **QUICK)
     page = assert_self_contained(simulation_page(result))
-    assert page.count("svg") == 1 and page.count("polyline") == 4
+    assert page.charts() == 1 and page.count("polyline") == 4
     text = " ".join(page.text)
     assert "genuine retirements" in text and "cap evictions" in text
     assert str(result.genuine_retirements) in text
@@ -140,46 +141,8 @@ def test_cli_writes_the_html(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["audit", "--judge", "qcgrade", str(corpus.parent), "--html", str(out), "--curve"])
     assert result.exit_code == 0, result.stderr
     page = assert_self_contained(out.read_text(encoding="utf-8"))
-    assert page.count("svg") == 3
+    assert page.charts() == 3
     bad = CliRunner().invoke(
         main, ["audit", "--judge", "qcgrade", str(corpus.parent), "--html", str(tmp_path / "missing-dir" / "a.html")]
     )
     assert bad.exit_code == 2 and bad.stderr.startswith("qcgrade: error: ") and "cannot write" in bad.stderr
-
-
-def _browser() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        if path := shutil.which(name):
-            return path
-    return None
-
-
-@pytest.mark.browser
-@pytest.mark.skipif(_browser() is None, reason="no headless browser (chromium, chromium-browser or google-chrome) on PATH")
-def test_renders_in_a_headless_browser(tmp_path: Path) -> None:
-    report = _report()
-    html_path = tmp_path / "audit.html"
-    html_path.write_text(audit_page(report, retirement_curve(tau=0.1, **QUICK)), encoding="utf-8")
-    png = tmp_path / "audit.png"
-    browser = _browser()
-    assert browser is not None
-    command = [
-        browser,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={tmp_path / 'profile'}",
-        f"--screenshot={png}",
-        "--window-size=1200,1600",
-        html_path.as_uri(),
-    ]
-    subprocess.run(command, check=False, capture_output=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
-    assert png.is_file(), "the browser wrote no screenshot"
-    data = png.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    # A blank 1200x1600 page compresses to a few kB; charts and tables make it far larger.
-    assert len(data) > 40_000

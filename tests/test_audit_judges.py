@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from helpers import ROOT
 from qcgrade.auditing.cache import VerdictCache, cache_key
 from qcgrade.auditing.judges import (
     CallableJudge,
@@ -339,3 +341,35 @@ def test_reference_judge_spans_are_findings() -> None:
     report = grade(text, slice_)
     assert out[0].verdict == Verdict(False, tuple(sorted((f.start, f.end) for f in report.findings)))
     assert out[0].verdict is not None and out[0].verdict.spans
+
+
+def test_example_judge_runs_with_the_python_running_qcgrade(tmp_path: Path) -> None:
+    """`--judge example` needs no activated venv: it is this interpreter running the bundled file."""
+    from qcgrade.auditing.judges import CommandJudge, command_argv, example_command, make_judge
+
+    argv = example_command()
+    assert argv[0] == sys.executable and Path(argv[1]).is_file() and Path(argv[1]).name == "example_judge.py"
+    judge = make_judge("example")
+    assert isinstance(judge, CommandJudge) and list(judge.argv) == argv
+    assert judge.identity == "qcgrade example judge"
+    assert command_argv("{python} my_judge.py --strict") == [sys.executable, "my_judge.py", "--strict"]
+    assert make_judge("{python}  my_judge.py").identity == "{python} my_judge.py"
+    assert command_argv("python3 judge.py") == ["python3", "judge.py"]  # only a first word is expanded
+    assert command_argv("judge {python}") == ["judge", "{python}"]
+
+
+def test_cli_audit_with_the_example_judge_and_a_python_placeholder(tmp_path: Path) -> None:
+    from qcgrade.cli import main
+
+    corpus = str(ROOT / "fixtures" / "appendix-a")
+    env = {"PATH": "/nonexistent"}  # no python on PATH: only sys.executable can run the judge
+    by_name = CliRunner().invoke(main, ["audit", corpus, "--judge", "example", "--format", "json"], env=env)
+    assert by_name.exit_code == 0, by_name.output
+    copy = tmp_path / "my_judge.py"
+    copy.write_text((ROOT / "qcgrade" / "auditing" / "example_judge.py").read_text(encoding="utf-8"), encoding="utf-8")
+    by_file = CliRunner().invoke(main, ["audit", corpus, "--judge", f"{{python}} {copy}", "--format", "json"], env=env)
+    assert by_file.exit_code == 0, by_file.output
+    first, second = json.loads(by_name.stdout), json.loads(by_file.stdout)
+    assert first["judge"] == "qcgrade example judge"
+    assert first["rho_fp"] == second["rho_fp"] and first["per_class"] == second["per_class"]
+    assert first["per_class"]["orphan_citation"]["flag_rate"] == 1.0

@@ -74,7 +74,7 @@ def test_documented_examples(name: str, doc: str) -> None:
     found = examples(doc)
     assert found["Fails"] and len(found["Fails"]) == len(found["Passes"]), f"{name}: needs Fails/Passes examples in pairs"
     only = Options(select=frozenset({name}))
-    every = Options(tier2=True)
+    every = Options(tier2=True, grounding=True)  # every tier, grounding included
     for failing, passing in zip(found["Fails"], found["Passes"]):
         assert grade(failing, slice_, only).findings, f"{name} does not fire on its Fails example:\n{failing}"
         assert not grade(passing, slice_, only).findings, f"{name} fires on its Passes example:\n{passing}"

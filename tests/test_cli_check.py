@@ -97,9 +97,8 @@ def _bad_input_cases(tmp_path: Path) -> list[tuple[list[str], str]]:
     bad_stance.write_text(json.dumps(data), encoding="utf-8")
     not_utf8_slice = tmp_path / "latin.json"
     not_utf8_slice.write_bytes(b'{"section": "s\xe9"}')
-    lonely_dir = tmp_path / "lonely"
-    lonely_dir.mkdir()
-    (lonely_dir / "x.md").write_text("Hi.\n", encoding="utf-8")
+    lonely = tmp_path / "x.md"
+    lonely.write_text("Hi.\n", encoding="utf-8")
     return [
         (["check", str(tmp_path / "missing.md"), "--slice", str(SLICE)], "missing.md: no such file"),
         (["check", str(good), "--slice", str(tmp_path / "missing.json")], "missing.json: no such file"),
@@ -108,7 +107,7 @@ def _bad_input_cases(tmp_path: Path) -> list[tuple[list[str], str]]:
         (["check", str(good), "--slice", str(bad_stance)], "s3.json: cards[1].stance: Input should be 'bull' or 'bear'"),
         (["check", str(good), "--slice", str(not_utf8_slice)], "latin.json: not UTF-8 text"),
         (["check", str(good), "--slice", str(tmp_path)], "is a directory, expected a slice JSON file"),
-        (["check", str(lonely_dir)], "x.md: no slice given and no x.json"),
+        (["check", str(lonely)], "x.md: no slice given and no x.json"),
         (["check", str(good), "--slice", str(SLICE), "--select", "nope"], "unknown check 'nope'"),
     ]
 
@@ -151,6 +150,19 @@ def test_demo_shows_a_pass_and_a_fail() -> None:
     code, out, err = run("demo")
     assert code == 0, out + err
     assert "demo/clean.md: PASS" in out and "demo/failing.md: FAIL" in out
+
+
+def test_demo_paths_open_from_where_the_user_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From the checkout: the path relative to it; from anywhere else: the absolute path of the real file."""
+    monkeypatch.chdir(ROOT)
+    _, out, _ = run("demo")
+    assert "== qcgrade/demo/failing.md: FAIL" in out
+    assert "\nqcgrade/demo/failing.md:8:282: bare_number" in out
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run("demo")
+    shown = [line.split(":")[0] for line in out.splitlines() if ":8:282: " in line]
+    assert shown == [str(FAILING.resolve())]
+    assert Path(shown[0]).read_text(encoding="utf-8") == FAILING.read_text(encoding="utf-8")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="uses a POSIX pipe")
@@ -217,19 +229,20 @@ def test_a_reader_that_goes_away_is_no_error(args: list[str], env: dict[str, str
 
 
 @pytest.mark.parametrize("fmt", ["json", "sarif", "junit"])
-def test_demo_in_a_machine_format_is_one_parseable_document(fmt: str) -> None:
+def test_demo_in_a_machine_format_is_one_parseable_document(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import xml.etree.ElementTree as ElementTree
 
+    monkeypatch.chdir(ROOT)
     code, out, err = run("demo", "--format", fmt)
     assert code == 0, err
     assert "==" not in out
     if fmt == "json":
         payload = json.loads(out)
-        assert [s["path"] for s in payload["sections"]] == ["demo/clean.md", "demo/failing.md"]
+        assert [s["path"] for s in payload["sections"]] == ["qcgrade/demo/clean.md", "qcgrade/demo/failing.md"]
         assert [s["passed"] for s in payload["sections"]] == [True, False]
     elif fmt == "sarif":
         uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(out)["runs"][0]["results"]}
-        assert uris == {"demo/failing.md"}
+        assert uris == {"qcgrade/demo/failing.md"}
     else:
         assert ElementTree.fromstring(out).get("tests") == "2"
 

@@ -229,6 +229,12 @@ def findings_by_check(out: str) -> list[str]:
         ("tier2 = true\ncoverage_floor = 2\n", [], ["bare_number", "coverage_floor", "orphan_citation"]),
         ("tier2 = true\ncoverage_floor = 2\n", ["--coverage-floor", "1"], ["bare_number", "orphan_citation"]),
         ("tier2 = true\n", ["--no-tier2"], ["bare_number", "orphan_citation"]),
+        # tier2 adds the tier-2 checks to an explicit selection too, from a flag or from the file.
+        ('select = ["bare_number"]\ncoverage_floor = 2\n', ["--tier2"], ["bare_number", "coverage_floor"]),
+        ('select = ["bare_number"]\ntier2 = true\ncoverage_floor = 2\n', [], ["bare_number", "coverage_floor"]),
+        ('select = ["bare_number"]\ntier2 = true\ncoverage_floor = 2\n', ["--no-tier2"], ["bare_number"]),
+        ("coverage_floor = 2\n", ["--select", "orphan_citation", "--tier2"], ["coverage_floor", "orphan_citation"]),
+        ('select = ["bare_number"]\ncoverage_floor = 2\n', ["--tier2", "--ignore", "coverage_floor"], ["bare_number"]),
     ],
 )
 def test_check_honours_configuration_and_flags_override_it(
@@ -255,3 +261,21 @@ def test_check_with_explicit_config_ignores_the_discovered_one(tmp_path: Path) -
 
 def test_every_check_name_is_accepted_in_select() -> None:
     assert parse_settings({"select": list(CHECK_NAMES)}).select == frozenset(CHECK_NAMES)
+
+
+def test_config_lists_the_tier2_checks_a_selection_gains(tmp_path: Path) -> None:
+    write(tmp_path / "qcgrade.toml", 'select = ["bare_number"]\n')
+    code, out, _ = run(["config", "--tier2", "--format", "json"], tmp_path)
+    assert code == 0
+    assert json.loads(out)["checks"] == ["bare_number", "unhedged_weak_card", "missing_stance", "coverage_floor"]
+
+
+def test_grounding_adds_the_tier3_checks_to_a_selection_like_tier2() -> None:
+    from qcgrade.checks import CHECKS
+    from qcgrade.grader import active_checks
+
+    tier3 = [c.name for c in CHECKS if c.tier == 3]
+    assert tier3
+    chosen = [c.name for c in active_checks(Options(select=frozenset({"bare_number"}), grounding=True))]
+    assert chosen == ["bare_number", *tier3]
+    assert [c.name for c in active_checks(Options(select=frozenset({"bare_number"})))] == ["bare_number"]

@@ -11,9 +11,10 @@ from click.testing import CliRunner
 from helpers import FIXTURES
 from qcgrade import grade
 from qcgrade.auditing.corpus import CorpusItem, load_corpus
-from qcgrade.auditing.gate import GateResult, gate_steps, render_text, run_gate
+from qcgrade.auditing.gate import GateResult, gate_steps, run_gate
 from qcgrade.cli import main
 from qcgrade.injectors import DEFECTS, QC_INVISIBLE, QC_VISIBLE
+from qcgrade.render.gate import HEADERS, render_text
 from qcgrade.spans import jaccard
 
 CORPUS: list[CorpusItem] = load_corpus(FIXTURES)
@@ -124,12 +125,14 @@ def test_cli_gate_prints_a_plain_ascii_table_when_piped() -> None:
     assert out.isascii()
     lines = out.splitlines()
     assert lines[0] == "gate: 6 clean sections, 0 skipped, 1 seed(s), 42 injection attempts"
-    header = next(line for line in lines if line.startswith("| defect"))
-    for column in ("applied", "n/a", "flag rate", "exact check", "span jaccard", "reverted", "places", "rejected"):
-        assert column in header
-    rows = [line for line in lines if line.startswith("| ") and not line.startswith("| defect")]
-    assert [r.split("|")[1].strip() for r in rows] == list(DEFECTS)
-    assert [r.split("|")[2].strip() for r in rows] == ["visible"] * 5 + ["invisible"] * 2
+    header = lines.index(next(line for line in lines if line.startswith("defect ")))
+    assert lines[header].split() == list(HEADERS)
+    assert set(lines[header + 1]) == {"-"}
+    rows = [line.split() for line in lines[header + 2 : header + 2 + len(DEFECTS)]]
+    assert [r[0] for r in rows] == list(DEFECTS)
+    # QC-visibility in words, not only by colour.
+    assert [r[1] for r in rows] == ["visible"] * 5 + ["invisible"] * 2
+    assert any(line.startswith("QC invisible: ") for line in lines)
 
 
 def test_cli_gate_json_has_sorted_keys_and_every_class(tmp_path: Path) -> None:

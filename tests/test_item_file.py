@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from helpers import FIXTURES, ROOT, load_toml
+from helpers import FIXTURES, ROOT, copy_fixtures, load_toml
 from qcgrade.auditing import audit
 from qcgrade.auditing.item_file import dump_items, items_schema, load_items, parse_items
 from qcgrade.auditing.items import build_items, corpus_entries
@@ -22,13 +22,7 @@ CASES = load_toml(ROOT / "tests" / "data" / "item_tampering.toml")["case"]
 
 
 def corpus(tmp_path: Path, ids: tuple[str, ...] = SECTIONS) -> Path:
-    root = tmp_path / "corpus"
-    for ident in ids:
-        for suffix in (".md", ".json"):
-            target = root / f"{ident}{suffix}"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes((FIXTURES / f"{ident}{suffix}").read_bytes())
-    return root
+    return copy_fixtures(tmp_path, ids)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ import pytest
 from chat_server import ChatServer, Reply, Seen, coin, completion, error, verdict
 from click.testing import CliRunner
 
-from helpers import FIXTURES, ROOT, load_toml
+from helpers import FIXTURES, ROOT, copy_fixtures, load_toml
 from qcgrade.auditing import audit
 from qcgrade.auditing.judges import JudgeSetupError, make_judge
 from qcgrade.auditing.openai_judge import OpenAIJudge, retry_after
@@ -62,13 +62,7 @@ def sections(n: int) -> list[Request]:
 
 
 def small_corpus(tmp_path: Path, ids: tuple[str, ...] = SMALL) -> Path:
-    root = tmp_path / "corpus"
-    for ident in ids:
-        for suffix in (".md", ".json"):
-            target = root / f"{ident}{suffix}"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes((FIXTURES / f"{ident}{suffix}").read_bytes())
-    return root
+    return copy_fixtures(tmp_path, ids)
 
 
 def cli(*args: str, env: dict[str, str | None] | None = None) -> Any:

@@ -104,14 +104,14 @@ def test_audit_from_a_real_audit_report(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert f"judge qcgrade 0.1.0 tier-1 grader: rho_fp {report['rho_fp']:.3f}" in result.stdout
     page = html.read_text(encoding="utf-8")
-    assert page.count("<svg") == 2 and "Measured judge" in page and "<script" not in page
+    assert page.count('<svg class="chart"') == 2 and "Measured judge" in page and "<script" not in page
 
 
 def test_html_without_audit(tmp_path: Path) -> None:
     html = tmp_path / "sim.html"
     assert run("--rounds", "3", "--tasks-per-round", "100", "--html", str(html)).exit_code == 0
     page = html.read_text(encoding="utf-8")
-    assert page.count("<svg") == 1 and "Curation activity per round" in page
+    assert page.count('<svg class="chart"') == 1 and "Curation activity per round" in page
 
 
 @pytest.mark.parametrize(
@@ -156,3 +156,52 @@ def test_bad_audit_file_names_the_file(tmp_path: Path, content: str, message: st
     assert result.exit_code == 2
     assert result.stderr.startswith(f"qcgrade: error: {path}: ") and result.stderr.count("\n") == 1
     assert message in result.stderr
+
+
+FAST = ("--rounds", "3", "--tasks-per-round", "200")
+
+
+@pytest.mark.parametrize(
+    ("rho_fp", "ci", "rho_pf", "expected"),
+    [
+        (0.6, (0.5, 0.7), 0.0, "conclusion: past the cliff (rho_fp 0.600 >= (1 - tau)/2 = 0.450): retirement never fires"),
+        (0.3, (0.2, 0.5), 0.0, "conclusion: below the cliff 0.450 but its 95% CI reaches 0.500, so retirement may not fire"),
+        (0.02, (0.0, 0.05), 0.95, "conclusion: safe from the cliff 0.450 but kappa 0.030 barely separates good skills from bad"),
+        (
+            0.1,
+            (0.05, 0.2),
+            0.05,
+            "conclusion: on the safe side of the cliff (rho_fp 95% CI up to 0.200 < 0.450): retirement works",
+        ),
+    ],
+    ids=["blind-curator", "at-risk", "starved", "safe"],
+)
+def test_with_an_audit_the_judge_comes_first_and_a_conclusion_last(
+    tmp_path: Path, rho_fp: float, ci: tuple[float, float], rho_pf: float, expected: str
+) -> None:
+    path = _audit_json(tmp_path, rho_fp=rho_fp, rho_pf=rho_pf, rates={"rho_fp": {"ci_low": ci[0], "ci_high": ci[1]}})
+    result = run(*FAST, "--audit", str(path))
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "measured judge: python my_judge.py"
+    assert lines[1] == (
+        f"rho_fp {rho_fp:.3f} (95% CI {ci[0]:.3f}-{ci[1]:.3f}), rho_pf {rho_pf:.3f}, kappa {1 - rho_fp - rho_pf:.3f}"
+    )
+    assert lines[-1].startswith(expected), lines[-1]
+    assert "genuine retirements per run against" in lines[-1]
+    # The curator is simulated with the measured judge's rates, unless told otherwise.
+    assert f"curator simulation: rho_fp {rho_fp:g}, rho_pf {rho_pf:g}," in result.stdout
+
+
+def test_explicit_rates_still_win_over_the_audit(tmp_path: Path) -> None:
+    path = _audit_json(tmp_path, rho_fp=0.6, rho_pf=0.0)
+    result = run(*FAST, "--audit", str(path), "--rho-fp", "0.1", "--rho-pf", "0.2")
+    assert result.exit_code == 0
+    assert "curator simulation: rho_fp 0.1, rho_pf 0.2," in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("conclusion: past the cliff")  # the judge's, not the flags'
+
+
+def test_without_an_audit_there_is_no_judge_and_no_conclusion() -> None:
+    result = run(*FAST, "--rho-fp", "0.6")
+    assert result.exit_code == 0
+    assert "measured judge" not in result.stdout and "conclusion" not in result.stdout

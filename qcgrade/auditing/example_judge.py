@@ -1,8 +1,14 @@
 """An example judge speaking qcgrade's judge protocol: copy it, replace ``decide``.
 
-Run an audit against it::
+Run an audit against it (``example`` runs this file with the Python that runs
+qcgrade, so no virtual environment needs activating)::
 
-    qcgrade audit --judge "python -m qcgrade.auditing.example_judge" --corpus fixtures/
+    qcgrade audit fixtures/ --judge example
+
+A copy of your own runs the same way with ``{python}``, which qcgrade replaces
+by its own interpreter::
+
+    qcgrade audit fixtures/ --judge "{python} my_judge.py"
 
 The protocol, once per item:
 

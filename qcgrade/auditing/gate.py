@@ -41,9 +41,8 @@ injection are listed as ``grounding_false_alarms``.
 
 The sections and injections come from :func:`.ground_truth.ground_truth`, the
 same loop that builds the audit's items: the gate is an audit whose judge is
-qcgrade itself. Computing comes first in this module and reads nothing of the
-formatting below it, which only reads a :class:`GateResult`; nothing here
-prints (the CLI does).
+qcgrade itself. This module only computes: :mod:`qcgrade.render.gate` formats
+a :class:`GateResult` and the CLI prints it.
 """
 
 from __future__ import annotations
@@ -255,91 +254,3 @@ def _tally_grounded(text: str, section: CleanSection, targets: tuple[tuple[int, 
     if grounded:
         row.g_hit += 1
         row.g_jaccard_sum += jaccard(grounded, targets)
-
-
-# --- formatting: text cells and the ASCII table (to join the other renderers) --------------
-
-
-_HEADERS = (
-    "defect",
-    "QC",
-    "applied",
-    "n/a",
-    "flag rate",
-    "exact check",
-    "span jaccard",
-    "reverted",
-    "places",
-    "rejected",
-)
-
-
-_GROUNDING_HEADERS = ("+grounding flag", "+grounding exact", "grounding jaccard")
-
-
-def table_rows(result: GateResult) -> list[tuple[str, ...]]:
-    """The table's cells as text, one tuple per class (shared by every renderer)."""
-    return [_base_cells(row) + (_grounding_cells(row) if result.grounding else ()) for row in result.rows]
-
-
-def _grounding_cells(row: ClassRow) -> tuple[str, ...]:
-    return (_rate(row.grounding_flag_rate), _rate(row.grounding_exact_check_rate), _rate(row.grounding_jaccard))
-
-
-def _base_cells(row: ClassRow) -> tuple[str, ...]:
-    return (
-        row.defect,
-        "visible" if row.visible else "invisible",
-        str(row.applied),
-        str(row.not_applicable),
-        _rate(row.flag_rate),
-        _rate(row.exact_check_rate),
-        _rate(row.mean_jaccard),
-        f"{row.reverted}/{row.applied}",
-        str(row.places),
-        f"{row.rejected}/{row.checked}",
-    )
-
-
-def headline(result: GateResult) -> str:
-    """One line: what was injected into what."""
-    attempts = sum(row.applied + row.not_applicable for row in result.rows)
-    noun = "section" if result.sections == 1 else "sections"
-    return (
-        f"gate: {result.sections} clean {noun}, {len(result.skipped)} skipped, "
-        f"{result.seeds} seed(s), {attempts} injection attempts"
-    )
-
-
-def skipped_lines(result: GateResult) -> list[str]:
-    lines = [f"skipped {s.id}: fails before injection ({', '.join(s.checks)}; {s.findings} finding(s))" for s in result.skipped]
-    lines.extend(
-        f"grounding false alarm on clean {s.id}: {', '.join(s.checks)} ({s.findings} finding(s))"
-        for s in result.grounding_false_alarms
-    )
-    return lines
-
-
-def render_text(result: GateResult) -> str:
-    """The gate table as plain ASCII, for pipes and files."""
-    names = headers(result.grounding)
-    cells = [names, *table_rows(result)]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(names))]
-    numeric = range(2, len(names))
-
-    def line(row: Sequence[str]) -> str:
-        parts = [cell.rjust(w) if i in numeric else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
-        return "| " + " | ".join(parts) + " |"
-
-    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
-    out = [headline(result), "", rule, line(names), rule, *(line(r) for r in cells[1:]), rule]
-    out.extend(skipped_lines(result))
-    return "\n".join(out) + "\n"
-
-
-def headers(grounding: bool = False) -> tuple[str, ...]:
-    return _HEADERS + (_GROUNDING_HEADERS if grounding else ())
-
-
-def _rate(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"

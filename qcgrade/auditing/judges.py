@@ -14,7 +14,13 @@ A judge answers one question per item: does this section pass? qcgrade accepts
 * ``"qcgrade"``: the built-in reference judge, qcgrade's own tier-1 grader,
   whose spans are its findings' spans;
 * ``"openai:MODEL"``: a model behind any server speaking the Chat Completions
-  API (:mod:`.openai_judge`, needs the ``llm`` extra).
+  API (:mod:`.openai_judge`, needs the ``llm`` extra);
+* ``"example"``: the bundled example judge (``qcgrade/auditing/example_judge.py``),
+  run as a command with the Python that runs qcgrade.
+
+In a command, a first word ``{python}`` stands for the Python that runs
+qcgrade (``sys.executable``), so ``"{python} my_judge.py"`` finds the same
+installed packages as qcgrade without activating its virtual environment.
 
 Anything else -- a non-zero exit, a timeout, unparseable output, an exception
 in a callable, a result of the wrong type -- raises :class:`JudgeError`. The
@@ -31,10 +37,12 @@ import os
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..errors import JudgeError, JudgeSetupError
@@ -299,15 +307,17 @@ class CommandJudge(Judge):
         finally:
             with self._lock:
                 self._live.discard(proc)
+        stderr = stderr_tail(err)
         if proc.returncode != 0:
-            tail = err.decode("utf-8", "replace").strip().splitlines()
-            detail = f": {_one_line(tail[-1])}" if tail else ""
-            raise JudgeError(f"exited with status {proc.returncode}{detail}")
+            last = stderr.splitlines()[-1:] if stderr else []
+            detail = f": {_one_line(last[0])}" if last else ""
+            raise JudgeError(f"exited with status {proc.returncode}{detail}", stderr)
         try:
-            text = out.decode("utf-8")
+            return parse_output(out.decode("utf-8"))
         except UnicodeDecodeError:
-            raise JudgeError("output is not UTF-8") from None
-        return parse_output(text)
+            raise JudgeError("output is not UTF-8", stderr) from None
+        except JudgeError as exc:  # what it wrote on stderr may say why its output is wrong
+            raise JudgeError(str(exc), stderr) from None
 
     def abort(self) -> None:
         """Kill every judge process still running (their threads then return)."""
@@ -315,6 +325,20 @@ class CommandJudge(Judge):
             live = list(self._live)
         for proc in live:
             _signal(proc, os.name == "posix")
+
+
+#: How much of a judge's standard error is kept for the person reading the error.
+STDERR_LINES, STDERR_BYTES = 20, 2048
+
+
+def stderr_tail(raw: bytes) -> str:
+    """The end of a judge's standard error: its last 20 lines, and at most about 2 KB of them."""
+    lines = raw.decode("utf-8", "replace").rstrip().splitlines()[-STDERR_LINES:]
+    while len(lines) > 1 and sum(len(line) + 1 for line in lines) > STDERR_BYTES:
+        lines.pop(0)
+    if lines and len(lines[0]) > STDERR_BYTES:
+        lines[0] = "..." + lines[0][-STDERR_BYTES:]
+    return "\n".join(lines)
 
 
 def _signal(proc: subprocess.Popen[bytes], posix: bool) -> None:
@@ -336,6 +360,30 @@ def _kill(proc: subprocess.Popen[bytes], posix: bool) -> None:
 
 
 REFERENCE = "qcgrade"
+EXAMPLE = "example"
+PYTHON = "{python}"
+
+
+def example_command() -> list[str]:
+    """The bundled example judge as an argv: this Python running the file (no qcgrade import per call)."""
+    return [sys.executable, str(Path(__file__).with_name("example_judge.py"))]
+
+
+def command_argv(command: str) -> list[str]:
+    """A judge command line as an argv: ``example`` expanded, a leading ``{python}`` made ``sys.executable``.
+
+    Raises ``ValueError`` for unbalanced quoting or an empty command.
+    """
+    if command.strip() == EXAMPLE:
+        return example_command()
+    argv = shlex.split(command)
+    if not argv:
+        raise ValueError("empty judge command")
+    if argv[0] == PYTHON:
+        argv[0] = sys.executable
+    return argv
+
+
 #: ``openai:MODEL`` selects :class:`qcgrade.auditing.openai_judge.OpenAIJudge`.
 OPENAI_PREFIX = "openai:"
 
@@ -356,7 +404,8 @@ def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None 
 
     ``"qcgrade"`` is the reference judge; ``"openai:MODEL"`` a Chat
     Completions model with default options (pass an ``OpenAIJudge`` for
-    others); any other string is a command line;
+    others); ``"example"`` the bundled example judge; any other string is a
+    command line (see :func:`command_argv`);
     a list/tuple of strings is an argv; a callable is a Python judge; a
     :class:`Judge` is used as is.
     """
@@ -367,9 +416,13 @@ def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None 
             return ReferenceJudge()
         if spec.strip().startswith(OPENAI_PREFIX):
             return openai_judge(spec.strip()[len(OPENAI_PREFIX) :], timeout=timeout, identity=identity)
-        argv = shlex.split(spec)
-        if not argv:
-            raise ValueError("empty judge command")
+        if spec.strip() == EXAMPLE:
+            # A fixed identity: the cache key must not depend on where the venv lives.
+            return CommandJudge(example_command(), timeout, identity or "qcgrade example judge")
+        argv = command_argv(spec)
+        if identity is None and spec.split()[0] == PYTHON:
+            # Named as written, so the cache key does not depend on where the venv lives.
+            identity = " ".join(spec.split())
         return CommandJudge(argv, timeout, identity)
     if isinstance(spec, (list, tuple)) and spec and all(isinstance(a, str) for a in spec):
         return CommandJudge(spec, timeout, identity)

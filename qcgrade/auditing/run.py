@@ -71,9 +71,12 @@ async def audit_async(
     composite: Options | bool | None = None,
     on_items: Callable[[ItemSet], None] | None = None,
     on_outcome: Callable[[int, Outcome], None] | None = None,
+    fail_fast: int = 5,
 ) -> AuditReport:
     """The coroutine behind :func:`audit`, for callers already inside an event loop."""
     _check(tau, jobs, retries, timeout)
+    if isinstance(fail_fast, bool) or not isinstance(fail_fast, int) or fail_fast < 0:
+        raise ValueError(f"fail_fast must be an integer >= 0, got {fail_fast!r}")
     replay = isinstance(corpus, ItemSet)
     if replay and defects is not None:
         raise ValueError("defects: a frozen item set already fixes its defect classes")
@@ -89,7 +92,9 @@ async def audit_async(
         if on_items is not None:
             on_items(item_set)
         requests = [Request(i.text, i.slice, i.seed) for i in item_set.items]
-        outcomes = await judge_all(the_judge, requests, jobs=jobs, retries=retries, cache=verdicts, on_outcome=on_outcome)
+        outcomes = await judge_all(
+            the_judge, requests, jobs=jobs, retries=retries, cache=verdicts, on_outcome=on_outcome, fail_fast=fail_fast
+        )
     finally:
         await the_judge.stop()
     terms: dict[str, Any] = {"tau": tau, "seeds": chosen_seeds, "n_min": n_min, "cap": cap, "delta": delta}
@@ -145,8 +150,10 @@ def audit(judge: Any, corpus: Any, **options: Any) -> AuditReport:
     ``defects`` (subset of classes), ``composite`` (True or grading
     :class:`~qcgrade.options.Options`: also measure qcgrade alone and "both
     pass", see :mod:`.composite`), ``identity`` (judge name for reports and
-    the cache key), ``n_min``/``cap``/``delta`` (Prop. 1' terms), and the
-    progress hooks ``on_items``/``on_outcome``.
+    the cache key), ``n_min``/``cap``/``delta`` (Prop. 1' terms), the
+    progress hooks ``on_items``/``on_outcome``, and ``fail_fast`` (5): raise
+    :class:`~qcgrade.errors.JudgeUnusable` when the judge's first that many
+    calls all fail (0: judge every item whatever happens).
 
     Safe to call with an event loop already running in this thread (e.g. a
     notebook): the audit then runs its own loop on a helper thread.

@@ -14,13 +14,15 @@ two must be about the same quantity: their clauses share a value or two
 content words. A contradiction needs a card direction that says the
 opposite and none that agrees. The message quotes the card's wording.
 
-Fails (C22: "Net interest margin narrowed 13 bp to 3.08%.")::
+Fails (E003: "Margins rose to 41%.")::
 
-    The net interest margin widened 13 bp to 3.08% [C22].
+    Margins fell to 41% [E003].
 
 Passes::
 
-    The net interest margin fell 13 bp to 3.08% [C22].
+    Margins climbed to 41% [E003].
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

@@ -18,13 +18,15 @@ A sentence with an orphan citation or an unregistered tag is left to tier 1.
 When another card of the slice states the number, the message names it: a
 misattributed citation.
 
-Fails (C21 says 9%, C22 says 13 bp)::
+Fails (E001 says "Revenue was $1.2 B, up 30%.")::
 
-    Net interest income rose 13% to 412 M USD [C21].
+    Revenue grew 31% to $1.2 B [E001].
 
 Passes::
 
-    Net interest income rose 9 per cent to $412 million [C21].
+    Revenue grew 30 per cent to $1.2 billion [E001].
+
+Examples are graded against the slice ``tests/cases/slice.json``.
 """
 
 from __future__ import annotations

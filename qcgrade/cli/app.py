@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from ..errors import NotApplicable, QcgradeError
-from ..findings import Graded
+from ..findings import Result
 from ..render import RENDERERS
 from .output import discard_stdout, write_output, write_rendered
 
@@ -78,7 +78,7 @@ def _internal(exc: Exception) -> None:
     fail(f"internal error: {type(exc).__name__}: {exc} (set QCGRADE_DEBUG=1 for a traceback)", EXIT_INTERNAL)
 
 
-def emit(results: Sequence[Graded], fmt: str, dest: Path | None = None) -> None:
+def emit(results: Sequence[Result], fmt: str, dest: Path | None = None) -> None:
     """Write results in a format; colour only for text on a terminal.
 
     A reader that goes away (``| head``) is not an error: the rest of the

@@ -8,9 +8,10 @@ call :mod:`qcgrade.auditing` / :mod:`qcgrade.curator`, render through
 CORPUS --judge ...`` runs an audit, ``qcgrade audit compare A.json B.json``
 compares two (a corpus folder literally named ``compare`` is ``./compare``).
 
-Exit codes: 0 when the report is printed; 2 for bad input, and also after
-printing the report when not one judge call succeeded (its rates and verdict
-then say nothing about the judge).
+Exit codes: 0 when the report is printed; 2 for bad input, when the judge's
+first ``--fail-fast`` calls all failed (no report: the judge's own standard
+error instead), and after printing the report when not one judge call
+succeeded (its rates and verdict then say nothing about the judge).
 """
 
 from __future__ import annotations
@@ -18,31 +19,43 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, JudgeUnusable
 from ..files import read_bytes
 from ..options import Options
-from .app import friendly
+from .app import EXIT_BAD_INPUT, friendly
 from .llm_options import build_judge, is_openai, llm_options
-from .options import POSITIVE_SECONDS, RATE, choose_defects, count, deprecated, jobs_option, output_option
-from .output import check_writable, write_output, write_rendered
+from .options import (
+    POSITIVE_SECONDS,
+    RATE,
+    choose_defects,
+    count,
+    defects_option,
+    deprecated,
+    html_option,
+    jobs_option,
+    output_option,
+    seeds_option,
+)
+from .output import check_writable, echo_error, write_output, write_rendered
 from .progress import progress_bar
 
 
 def _check_command(command: str) -> None:
     """Fail fast on a judge that cannot start, rather than once per item."""
-    import shlex
+    from ..auditing.judges import command_argv
 
+    if not command.strip():
+        raise InputError("--judge: empty command")
     try:
-        argv = shlex.split(command)
+        argv = command_argv(command)
     except ValueError as exc:  # shlex's way of saying the quoting is unbalanced
         raise InputError(f"--judge: cannot parse command: {exc}") from None
-    if not argv:
-        raise InputError("--judge: empty command")
     program = argv[0]
     if os.sep in program or (os.altsep and os.altsep in program):
         if not Path(program).is_file():
@@ -97,7 +110,8 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     "judge_spec",
     required=True,
     metavar="COMMAND",
-    help="Judge command (JSON on stdin, PASS/FAIL or JSON on stdout), 'qcgrade' for the reference grader, "
+    help="Judge command (JSON on stdin, PASS/FAIL or JSON on stdout; a first word {python} is the Python running "
+    "qcgrade), 'qcgrade' for the reference grader, 'example' for the bundled example judge, "
     "or openai:MODEL for a Chat Completions server (see --base-url).",
 )
 @click.option(
@@ -107,29 +121,26 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     help="Replay a frozen item set (qcgrade items) instead of building items from CORPUS.",
 )
 @click.option("--corpus", "old_corpus", type=click.Path(path_type=Path), hidden=True)
-@click.option(
-    "--seeds",
-    type=count(1),
-    default=1,
-    show_default=True,
-    help="Seeds 0..N-1: N samples per clean section, N injections per class.",
-)
+@seeds_option()
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Curator retirement margin.")
 @jobs_option(1, "Judge calls at once.")
 @click.option(
     "--timeout", type=POSITIVE_SECONDS, default=60.0, show_default=True, help="Seconds per judge call before it is killed."
 )
 @click.option("--retries", type=count(0), default=1, show_default=True, help="Retries after a judge error.")
+@click.option(
+    "--fail-fast",
+    type=count(0),
+    default=5,
+    show_default=True,
+    metavar="N",
+    help="Stop (exit 2, with the judge's stderr) when its first N calls all fail; 0: judge every item anyway.",
+)
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path), help="Directory of cached verdicts; a rerun resumes.")
-@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
+@defects_option()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(path_type=Path, allow_dash=True),
-    help="Also write a self-contained HTML report ('-': stdout).",
-)
+@html_option("Also write a self-contained HTML report ('-': stdout).")
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
 @click.option(
     "--composite",
@@ -153,6 +164,7 @@ def audit_run(
     jobs: int,
     timeout: float,
     retries: int,
+    fail_fast: int,
     cache_dir: Path | None,
     defects: str | None,
     fmt: str,
@@ -204,7 +216,12 @@ def audit_run(
         from ..auditing.item_file import load_items
 
         source = load_items(items_path)  # checked item by item before the judge is asked anything
-    report = _run(judge, source, seeds, tau, jobs, timeout, retries, cache_dir, chosen, grading if composite else None)
+    try:
+        report = _run(
+            judge, source, seeds, tau, jobs, timeout, retries, fail_fast, cache_dir, chosen, grading if composite else None
+        )
+    except JudgeUnusable as exc:
+        _stopped(exc, fail_fast)
     if hasattr(judge, "traffic"):  # the OpenAI judge: this run's requests and tokens, on stderr
         click.echo(judge.traffic(), err=True)
     if not report.items and not report.skipped:
@@ -238,6 +255,7 @@ def _run(
     jobs: int,
     timeout: float,
     retries: int,
+    fail_fast: int,
     cache_dir: Path | None,
     defects: list[str] | None,
     composite: Options | None,
@@ -255,12 +273,26 @@ def _run(
             jobs=jobs,
             timeout=timeout,
             retries=retries,
+            fail_fast=fail_fast,
             cache=cache_dir,
             defects=defects,
             composite=composite,
             on_items=(lambda item_set: advance(0, total=len(item_set.items))) if advance else None,
             on_outcome=(lambda _index, _outcome: advance(1)) if advance else None,
         )
+
+
+def _stopped(exc: JudgeUnusable, fail_fast: int) -> NoReturn:
+    """The judge never worked: say so with its own words, exit 2, print no report of nothing."""
+    echo_error(f"qcgrade: error: --judge: {exc} (--fail-fast {fail_fast}; 0 judges every item anyway)")
+    if exc.stderr:
+        lines = exc.stderr.splitlines()
+        echo_error(f"the judge's standard error (last {len(lines)} line{'s' if len(lines) != 1 else ''}):")
+        for line in lines:
+            echo_error(f"    {line}")
+    else:
+        echo_error("the judge wrote nothing on its standard error")
+    sys.exit(EXIT_BAD_INPUT)
 
 
 @click.command(name="compare")
@@ -307,8 +339,8 @@ audit.add_command(compare_command)
 
 
 @click.command(name="simulate")
-@click.option("--rho-fp", type=RATE, default=0.0, show_default=True, help="False-pass rate of the judge channel.")
-@click.option("--rho-pf", type=RATE, default=0.0, show_default=True, help="False-fail rate of the judge channel.")
+@click.option("--rho-fp", type=RATE, help="False-pass rate of the judge channel (default: the audit's, else 0).")
+@click.option("--rho-pf", type=RATE, help="False-fail rate of the judge channel (default: the audit's, else 0).")
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Retirement margin: retire when 2p - 1 <= -tau.")
 @click.option("--n-min", type=count(0), default=24, show_default=True, help="Trials before a skill may be retired.")
 @click.option("--cap", type=count(1), default=12, show_default=True, help="Most active skills; extra ones are evicted.")
@@ -317,12 +349,7 @@ audit.add_command(compare_command)
 @click.option("--tasks-per-round", type=count(1), default=1200, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(path_type=Path, allow_dash=True),
-    help="Write a self-contained HTML page ('-': stdout).",
-)
+@html_option("Write a self-contained HTML page ('-': stdout).")
 @click.option(
     "--audit",
     "audit_path",
@@ -331,8 +358,8 @@ audit.add_command(compare_command)
 )
 @friendly
 def simulate_command(
-    rho_fp: float,
-    rho_pf: float,
+    rho_fp: float | None,
+    rho_pf: float | None,
     tau: float,
     n_min: int,
     cap: int,
@@ -352,11 +379,14 @@ def simulate_command(
     check_writable(html_path, "--html")
     check_writable(output, "--output")
     params: dict[str, Any] = {"tau": tau, "n_min": n_min, "cap": cap, "rounds": rounds, "tasks_per_round": tasks_per_round}
+    point = judge_point_from_audit(read_bytes(audit_path), str(audit_path)) if audit_path is not None else None
+    # With an audit, the curator runs with the measured judge unless a rate is given explicitly.
+    if rho_fp is None:
+        rho_fp = point.rho_fp if point is not None else 0.0
+    if rho_pf is None:
+        rho_pf = point.rho_pf if point is not None else 0.0
     result = simulate(rho_fp=rho_fp, rho_pf=rho_pf, seed=seed, **params)
-    sweep = None
-    if audit_path is not None:
-        point = judge_point_from_audit(read_bytes(audit_path), str(audit_path))
-        sweep = retirement_curve(rho_pf=rho_pf, judge=point, **params)
+    sweep = retirement_curve(rho_pf=rho_pf, judge=point, **params) if point is not None else None
     if html_path is not None:
         from ..render.audit_html import simulation_page
 

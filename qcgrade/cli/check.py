@@ -13,13 +13,13 @@ from ..checks import CHECKS
 from ..errors import InputError
 from ..evidence import load_slice
 from ..files import decode, discover_sections, read_section, read_slice, slice_for
-from ..findings import Graded
+from ..findings import Graded, Result, Ungraded, graded_only, ungraded_only
 from ..grader import grade
 from ..render import RENDERERS, json_format
-from .app import EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, discard_stdout, emit, fail, friendly
+from .app import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, discard_stdout, emit, fail, friendly
 from .config import grading_options, resolve_options
 from .options import output_option
-from .output import check_writable, write_output
+from .output import check_writable, echo_error, write_output
 
 
 @click.command()
@@ -34,11 +34,17 @@ from .output import check_writable, write_output
 def check(
     paths: tuple[Path, ...], slice_path: Path | None, fmt: str, output: Path | None, config_path: Path | None, **flags: Any
 ) -> None:
-    """Grade section files (or directories of them; '-': stdin) against their evidence slices."""
+    """Grade section files (or directories of them; '-': stdin) against their evidence slices.
+
+    In a directory or a list of files, a section that cannot be graded (not
+    UTF-8, no slice beside it, an invalid slice) is reported as an error in
+    the output, in every format, and the rest are graded; the exit code is
+    then 2.
+    """
     options, _ = resolve_options(config_path, **flags)
     check_writable(output, "--output")
     evidence = read_slice(slice_path) if slice_path is not None else None
-    results: list[Graded] = []
+    results: list[Result] = []
     if any(str(p) == "-" for p in paths):
         if evidence is None:
             raise InputError("-: a section read from stdin needs --slice")
@@ -46,9 +52,26 @@ def check(
             raise InputError("-: stdin is one section; give it alone, not with other paths")
         text = decode("-", sys.stdin.buffer.read())
         results.append(Graded("-", grade(text, evidence, options)))
-    for path in discover_sections([p for p in paths if str(p) != "-"]):
-        text = read_section(path)
-        results.append(Graded(str(path), grade(text, evidence or slice_for(path), options)))
+    files = [p for p in paths if str(p) != "-"]
+    # One file named on its own that cannot be graded is one line on stderr (exit 2);
+    # in a folder or a list, a bad section is an error record beside the others.
+    alone = len(files) == 1 and not files[0].is_dir()
+    for given in files:
+        try:
+            found = discover_sections([given])
+        except InputError as exc:
+            if alone:
+                raise
+            results.append(Ungraded(str(given), _without_path(str(exc), given)))
+            continue
+        for path in found:
+            try:
+                text = read_section(path)
+                results.append(Graded(str(path), grade(text, evidence or slice_for(path), options)))
+            except InputError as exc:
+                if alone:
+                    raise
+                results.append(Ungraded(str(path), _without_path(str(exc), path)))
     if not results:
         fail(", ".join(str(p) for p in paths) + ": no section files (*.md) found")
     if fmt == "json" and (len(paths) > 1 or any(p.is_dir() for p in paths)):
@@ -56,7 +79,21 @@ def check(
         write_output(output, json_format.render_sections(results))
     else:
         emit(results, fmt, output)
-    sys.exit(EXIT_PASSED if all(r.report.passed for r in results) else EXIT_VIOLATIONS)
+    errors = ungraded_only(results)
+    if errors:
+        if fmt != "text" or output is not None:
+            # The errors are in the report; say so where a person watching the run looks.
+            first = errors[0]
+            more = f" (and {len(errors) - 1} more, listed in the report)" if len(errors) > 1 else ""
+            echo_error(f"qcgrade: error: {first.path}: {first.error}{more}")
+        sys.exit(EXIT_BAD_INPUT)
+    sys.exit(EXIT_PASSED if all(r.report.passed for r in graded_only(results)) else EXIT_VIOLATIONS)
+
+
+def _without_path(message: str, path: Path) -> str:
+    """An error message without the leading ``path: `` that the report line already shows."""
+    prefix = f"{path}: "
+    return message[len(prefix) :] if message.startswith(prefix) else message
 
 
 @click.command(name="checks")
@@ -75,12 +112,13 @@ def demo(fmt: str) -> None:
     """Grade the bundled example: a clean section and a failing one."""
     base = resources.files("qcgrade") / "demo"
     evidence = load_slice(base.joinpath("slice.json").read_bytes())
-    results = []
+    results: list[Result] = []
     for name in ("clean.md", "failing.md"):
-        text = base.joinpath(name).read_text(encoding="utf-8")
-        results.append(Graded(f"demo/{name}", grade(text, evidence, tier2=True)))
+        resource = base.joinpath(name)
+        text = resource.read_text(encoding="utf-8")
+        results.append(Graded(openable_path(resource, f"qcgrade/demo/{name}"), grade(text, evidence, tier2=True)))
     if fmt == "text":
-        for result in results:
+        for result in graded_only(results):
             try:
                 click.echo(f"== {result.path}: {'PASS' if result.report.passed else 'FAIL'}")
             except BrokenPipeError:
@@ -89,5 +127,23 @@ def demo(fmt: str) -> None:
     else:
         # One parseable document: a heading line would break every machine format.
         emit(results, fmt)
-    ok = results[0].report.passed and not results[1].report.passed
+    clean, failing = graded_only(results)
+    ok = clean.report.passed and not failing.report.passed
     sys.exit(EXIT_PASSED if ok else EXIT_INTERNAL)
+
+
+def openable_path(resource: object, fallback: str) -> str:
+    """A path to a packaged file that the user can open from where they are.
+
+    Relative to the current directory when the file lies below it (a
+    checkout: ``qcgrade/demo/failing.md``), absolute otherwise (an installed
+    package); ``fallback`` names it inside the package when it is no file on
+    disk at all (a zipped install).
+    """
+    if not isinstance(resource, Path):
+        return fallback
+    real = resource.resolve()
+    try:
+        return str(real.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(real)

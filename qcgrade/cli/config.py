@@ -50,10 +50,16 @@ def grading_options(func: F) -> F:
             help="Configuration file (default: qcgrade.toml or pyproject.toml [tool.qcgrade], searched upwards).",
         ),
         click.option(
-            "--select", callback=_names, help="Comma-separated checks to run (default: tier 1, plus tier 2 with --tier2)."
+            "--select",
+            callback=_names,
+            help="Comma-separated checks to run (default: tier 1); --tier2 and --grounding add tiers 2 and 3 to either.",
         ),
         click.option("--ignore", callback=_names, help="Comma-separated checks to skip."),
-        click.option("--tier2/--no-tier2", default=None, help="Also run the tier-2 disciplines (overrides the config)."),
+        click.option(
+            "--tier2/--no-tier2",
+            default=None,
+            help="Also run the tier-2 disciplines, with or without --select/select (overrides the config).",
+        ),
         click.option("--hedge-words", callback=_words, help="Comma-separated hedge lexicon, replacing the default one."),
         click.option(
             "--coverage-floor", type=click.IntRange(min=0), help="Cards a section must cite (default: half the slice's cards)."
@@ -64,7 +70,7 @@ def grading_options(func: F) -> F:
         click.option(
             "--grounding/--no-grounding",
             default=None,
-            help="Also run the tier-3 grounding checks: numbers and directions compared with the cited cards.",
+            help="Also run the tier-3 grounding checks (numbers, directions vs the cited cards), with or without --select.",
         ),
     ]
     for decorator in reversed(decorators):
@@ -126,7 +132,7 @@ def render_toml(settings: dict[str, Any], config: Config, overridden: list[str],
     if overridden:
         lines.append(f"# overridden by flags: {', '.join(overridden)}")
     unset = {
-        "select": "not set: tier-1 checks, plus tier 2 when tier2 = true",
+        "select": "not set: the tier-1 checks (tier2 = true adds tier 2, here or to a select list)",
         "coverage_floor": "not set: half the slice's cards, rounded up",
     }
     for key in CONFIG_KEYS:

@@ -13,20 +13,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
 from ..auditing.corpus import load_corpus
-from ..auditing.gate import (
-    GateResult,
-    gate_steps,
-    headline,
-    render_text,
-    run_gate,
-    skipped_lines,
-    table_rows,
-)
+from ..auditing.gate import gate_steps, run_gate
 from ..files import InputError, decode, read_bytes, read_section, read_slice, slice_for
 from ..injectors import (
     DEFECTS,
@@ -40,6 +31,7 @@ from ..injectors import (
     load_record,
     revert,
 )
+from ..render.gate import render_text, rich_table
 from .app import EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, fail, friendly
 from .options import choose_defects, deprecated, output_option
 from .output import check_writable, write_output, write_rendered
@@ -142,7 +134,7 @@ def gate_command(
     if fmt == "json":
         write_output(output, json.dumps(result.to_dict(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
     else:
-        write_rendered(output, lambda: render_text(result), lambda: _rich_table(result))
+        write_rendered(output, lambda: render_text(result), lambda: rich_table(result))
 
 
 def _is_dash(path: Path) -> bool:
@@ -162,28 +154,3 @@ def _read_record(path: Path) -> InjectionRecord:
         return load_record(raw)
     except RecordError as exc:
         raise InputError(f"{path}: {exc}") from None
-
-
-def _rich_table(result: GateResult) -> object:
-    """The same table for a terminal: compact, QC-invisible classes in magenta, nothing cut."""
-    from rich import box
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    parts: list[Any] = [Text(headline(result))]
-    short: tuple[str, ...] = ("defect", "applied", "n/a", "flag", "exact", "jaccard", "reverted", "places", "rejected")
-    if result.grounding:
-        short += ("+g flag", "+g exact", "g jaccard")
-    rows = [(cells[0], *cells[2:]) for cells in table_rows(result)]
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
-    for i, name in enumerate(short):
-        width = max(len(name), *(len(r[i]) for r in rows)) if rows else len(name)
-        table.add_column(name, justify="left" if i == 0 else "right", no_wrap=True, min_width=width)
-    for row, cells in zip(result.rows, rows):
-        table.add_row(*cells, style=None if row.visible else "magenta")
-    parts.append(table)
-    parts.append(Text("flag: share flagged; exact: only its own check; magenta: QC-invisible classes", style="dim"))
-    parts.extend(Text(line, style="yellow") for line in skipped_lines(result))
-    parts.append(Text(""))
-    return Group(*parts)

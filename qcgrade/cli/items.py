@@ -8,20 +8,14 @@ import click
 
 from ..errors import InputError
 from .app import friendly
-from .options import choose_defects, count, output_option
+from .options import choose_defects, defects_option, output_option, seeds_option
 from .output import check_writable, write_output
 
 
 @click.command(name="items")
 @click.argument("corpus", type=click.Path(path_type=Path))
-@click.option(
-    "--seeds",
-    type=count(1),
-    default=1,
-    show_default=True,
-    help="Seeds 0..N-1: N samples per clean section, N injections per class.",
-)
-@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
+@seeds_option()
+@defects_option()
 @output_option("Write the JSONL here ('-' or default: stdout).")
 @friendly
 def items_command(corpus: Path, seeds: int, defects: str | None, output: Path | None) -> None:

@@ -104,3 +104,26 @@ def choose_defects(option: str, value: str | Sequence[str] | None) -> list[str] 
         return None
     expanded = [cls for name in names for cls in DEFECT_SETS.get(name, (name,))]
     return choose(option, expanded if names else value, EXTENDED_DEFECTS, "defect class")
+
+
+def seeds_option(default: int = 1) -> Callable[[F], F]:
+    """``--seeds N``: seeds 0..N-1 (the audit and frozen item sets)."""
+    return click.option(
+        "--seeds",
+        type=count(1),
+        default=default,
+        show_default=True,
+        help="Seeds 0..N-1: N samples per clean section, N injections per class.",
+    )
+
+
+def defects_option() -> Callable[[F], F]:
+    """``--defects a,b`` (or a set name: ``paper``, ``extended``); read with :func:`choose_defects`."""
+    return click.option(
+        "--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven)."
+    )
+
+
+def html_option(help: str) -> Callable[[F], F]:
+    """``--html FILE``: a self-contained page; ``-`` writes it to standard output."""
+    return click.option("--html", "html_path", type=click.Path(path_type=Path, allow_dash=True), help=help)

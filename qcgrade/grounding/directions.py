@@ -17,6 +17,7 @@ is a bounded alternation of literal words, so scans are linear.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import regex
@@ -99,8 +100,37 @@ _CONTEXT_MEANING = {
     "gain": (SIZE, UP),
     "loss": (SIZE, DOWN),
 }
+
+
+def _trie(words: list[str]) -> str:
+    """An alternation of literal words with shared prefixes factored out ("gr(?:ew|ow(?:s|th)?)").
+
+    Matches what the plain alternation matches: a direction word must end at
+    a word boundary, so at most one word of the lexicon can match at a place
+    and the order of alternatives cannot matter. The regex engine walks a
+    trie many times faster than two hundred alternatives.
+    """
+    root: dict[str, dict] = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _trie_node(root)
+
+
+def _trie_node(node: dict[str, dict]) -> str:
+    branches = [regex.escape(ch) + _trie_node(node[ch]) for ch in sorted(node) if ch]
+    if not branches:
+        return ""
+    if "" in node:
+        branches.append("")  # a word may end here
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
 DIRECTION_WORD = regex.compile(
-    r"(?<![\w\-])(?:(?P<word>" + "|".join(sorted(LEXICON, key=len, reverse=True)) + r")" + _CONTEXTUAL + r")(?![\w\-])",
+    # ``\b`` first: every alternative starts with a letter, and the engine skips to word starts fast.
+    r"\b(?<![\w\-])(?:(?P<word>" + _trie(sorted(LEXICON)) + r")" + _CONTEXTUAL + r")(?![\w\-])",
     regex.IGNORECASE,
 )
 # A negation within the three words before a direction word.
@@ -124,11 +154,40 @@ class Direction(NamedTuple):
     negated: bool
 
 
+# Every alternative of DIRECTION_WORD begins with one of these words, whole.
+_FIRST_WORDS = frozenset(LEXICON) | frozenset(
+    "up down above ahead more below behind less short contracted gain gains loss losses lost".split()
+)
+_RUN = regex.compile(r"\w+")
+
+
+def _direction_matches(text: str, start: int, stop: int) -> Iterator[regex.Match[str]]:
+    """What ``DIRECTION_WORD.finditer(text, start, stop)`` yields, tried only at likely words.
+
+    A match starts a run of word characters and its first word is that whole
+    run, so the pattern is tried only where a run is one of ``_FIRST_WORDS``
+    (any non-ASCII run is tried too, case folding being the engine's business).
+    Scanning word runs is several times cheaper than the pattern at every place.
+    """
+    last = start
+    for run in _RUN.finditer(text, start, stop):
+        word = run.group()
+        if word.isascii() and word.lower() not in _FIRST_WORDS:
+            continue
+        at = run.start()
+        if at < last:
+            continue  # inside the previous match ("ahead of")
+        match = DIRECTION_WORD.match(text, at, stop)
+        if match is not None:
+            last = match.end()
+            yield match
+
+
 def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
     """Every direction word in ``text[start:end]``, in order."""
     stop = len(text) if end is None else end
     found: list[Direction] = []
-    for match in DIRECTION_WORD.finditer(text, start, stop):
+    for match in _direction_matches(text, start, stop):
         kind = match.lastgroup or "word"
         if kind == "word":
             axis, sign = LEXICON[match.group().lower()]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import regex
@@ -31,8 +31,9 @@ from .directions import LEXICON, Direction, agrees, contradicts, directions, imp
 from .values import Value, derived_values, metric_values, read_numeral, read_values, same_value
 
 # Clauses end at punctuation that separates them and at joining words.
+# (``\b`` before the words only speeds the scan: ``(?<!\w)`` then a letter is a word boundary.)
 _CLAUSE_BREAK = regex.compile(
-    r"[,;:()\u2013\u2014]|\s-\s|(?<!\w)(?:but|while|whereas|although|though|yet|and|which|after|before|as)(?!\w)",
+    r"[,;:()\u2013\u2014]|\s-\s|\b(?<!\w)(?:but|while|whereas|although|though|yet|and|which|after|before|as)(?!\w)",
     regex.IGNORECASE,
 )
 _WORD = regex.compile(r"(?<![\w\-])\p{L}[\p{L}\-']{3,}")
@@ -126,6 +127,10 @@ class SliceFacts:
 
     cards: dict[str, CardFacts]
     metrics: dict[str, tuple[Value, ...]]
+    # What a numeral may match, by (citation group, "{", tags): filled as sentences ask.
+    sources: dict[tuple[str, ...], Sources] = field(default_factory=dict)
+    # The axes each card has lexical or implied directions on: a sentence word on no such axis has nothing to contradict.
+    axes: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -136,6 +141,25 @@ class SliceFacts:
 
 
 same = same_value
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The values a numeral may match: stated and derived, plus the stated ones as exact keys.
+
+    A numeral whose (mantissa, scale, unit) equals a stated value's is that
+    value (no conversion applies within one unit), so most numerals of a
+    faithful sentence are settled by one set lookup.
+    """
+
+    stated: tuple[Value, ...]
+    derived: tuple[Value, ...]
+    exact: frozenset[tuple[object, int, str]]
+
+    def state(self, value: Value) -> bool:
+        if (value.mantissa, value.scale, value.unit) in self.exact:
+            return True
+        return any(same(value, v) for v in self.stated) or any(same(value, v) for v in self.derived)
 
 
 def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
@@ -170,6 +194,8 @@ def facts_for(evidence: EvidenceSlice) -> SliceFacts:
         return hit[1]
     metrics = {m.tag: tuple(metric_values(m.value, m.unit)) for m in evidence.metrics}
     facts = SliceFacts({c.id: _card_facts(c, metrics) for c in evidence.cards}, metrics)
+    for card_id, card_facts in facts.cards.items():
+        facts.axes[card_id] = frozenset(d.direction.axis for d in card_facts.directions)
     _CACHE[key] = (evidence, facts)  # the slice is kept alive, so its id is not reused
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -200,21 +226,51 @@ class CitingSentence:
         return [start for start, _ids in self.groups]
 
 
-_LAST: list[tuple[Section, EvidenceSlice, tuple[CitingSentence, ...]]] = []
+class _Reading:
+    """What both grounding checks read of one section: its citing sentences, their numerals and values."""
+
+    def __init__(self, section: Section, evidence: EvidenceSlice) -> None:
+        self.section = section
+        self.evidence = evidence
+        self.citing = tuple(_citing_sentences(section, evidence))
+        self._numerals: dict[int, list[Numeral]] | None = None
+        self._values: dict[int, Value | None] = {}
+
+    def numerals(self) -> dict[int, list[Numeral]]:
+        """The numerals of the citing sentences, by sentence (only those sentences are scanned)."""
+        if self._numerals is None:
+            by_sentence: dict[int, list[Numeral]] = {}
+            for numeral in self.section.numerals_within({c.index for c in self.citing}):
+                by_sentence.setdefault(numeral.sentence, []).append(numeral)
+            self._numerals = by_sentence
+        return self._numerals
+
+    def value(self, numeral: Numeral) -> Value | None:
+        """The value a numeral states, read once for both checks."""
+        values = self._values
+        if numeral.start not in values:
+            text = self.section.text
+            start, end = numeral.start, numeral.end
+            values[start] = read_numeral(numeral.text, text[max(0, start - 4) : start], text[end : end + 32])
+        return values[numeral.start]
+
+
+_LAST: list[_Reading] = []
+
+
+def _reading(section: Section, evidence: EvidenceSlice) -> _Reading:
+    """Both grounding checks ask for the same section in turn: the last reading is kept."""
+    last = _LAST[0] if _LAST else None  # read once: another thread may replace it
+    if last is not None and last.section is section and last.evidence is evidence:
+        return last
+    reading = _Reading(section, evidence)
+    _LAST[:] = [reading]
+    return reading
 
 
 def citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
-    """Sentences that cite a card or tag a metric, every marker of them resolving and vouching.
-
-    Both grounding checks ask for the same section in turn: the last answer is kept.
-    """
-    last = _LAST[0] if _LAST else None  # read once: another thread may replace it
-    if last is not None and last[0] is section and last[1] is evidence:
-        yield from last[2]
-        return
-    found = tuple(_citing_sentences(section, evidence))
-    _LAST[:] = [(section, evidence, found)]
-    yield from found
+    """Sentences that cite a card or tag a metric, every marker of them resolving and vouching."""
+    yield from _reading(section, evidence).citing
 
 
 def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
@@ -245,9 +301,8 @@ def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[Cit
         spans_of.setdefault(marker.sentence, []).append((marker.start, marker.id))
         if marker.id not in tags_of.setdefault(marker.sentence, []):
             tags_of[marker.sentence].append(marker.id)
-    sentences = section.sentences
     for index in sorted((set(cards_of) | set(tags_of)) - spoiled):
-        sentence = sentences[index]
+        sentence = section.sentence_at(index)  # only the citing ones are built
         if sentence.kind == "code":
             continue
         owned = tuple((start, tuple(ids)) for start, _end, ids in groups_of.get(index, ()))
@@ -274,32 +329,30 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     sentence: "rose 31% [C22]" must be in C22 even when the same sentence
     cites C21 elsewhere.
     """
-    cited = {c.index: c for c in citing_sentences(section, evidence)}
+    reading = _reading(section, evidence)
+    cited = {c.index: c for c in reading.citing}
     if not cited:
         return
     facts = facts_for(evidence)
-    text = section.text
-    sources: dict[tuple[str, ...], tuple[tuple[Value, ...], tuple[Value, ...]]] = {}
-    for numeral in section.numerals:
-        where = cited.get(numeral.sentence)
-        if where is None:
-            continue
-        if skip_years and _is_year(numeral.text):
-            continue
-        value = read_numeral(numeral.text, text[max(0, numeral.start - 4) : numeral.start], text[numeral.end : numeral.end + 32])
-        if value is None:
-            continue
-        owners = where.owners(numeral.start)
-        key = (*owners, "{", *where.tags)
-        if key not in sources:
-            sources[key] = _sources(facts, owners, where.tags)
-        stated, derived = sources[key]
-        if any(same(value, v) for v in stated) or any(same(value, v) for v in derived):
-            continue
-        yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
+    sources = facts.sources
+    for numerals in reading.numerals().values():
+        for numeral in numerals:
+            where = cited[numeral.sentence]
+            if skip_years and _is_year(numeral.text):
+                continue
+            value = reading.value(numeral)
+            if value is None:
+                continue
+            owners = where.owners(numeral.start)
+            key = (*owners, "{", *where.tags)
+            if key not in sources:
+                sources[key] = _sources(facts, owners, where.tags)
+            if sources[key].state(value):
+                continue
+            yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
 
 
-def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Value, ...]]:
+def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> Sources:
     stated: list[Value] = []
     derived: list[Value] = []
     for card_id in cards:
@@ -313,7 +366,7 @@ def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -
     if tagged or len(cards) > 1:
         # Values computed across sources: a tagged value against a card's, or two cards'.
         derived.extend(derived_values(stated))
-    return tuple(stated), tuple(derived)
+    return Sources(tuple(stated), tuple(derived), frozenset((v.mantissa, v.scale, v.unit) for v in stated))
 
 
 def _is_year(text: str) -> bool:
@@ -332,28 +385,42 @@ class PolarityMiss:
 
 def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[PolarityMiss]:
     """Every direction word of a citing sentence that its cited cards contradict."""
-    facts: SliceFacts | None = None
+    reading = _reading(section, evidence)
+    if not reading.citing:
+        return
+    facts = facts_for(evidence)
     text = section.text
     masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
     mask_starts = [start for start, _end in masks]
-    by_sentence: dict[int, list[Numeral]] | None = None
-    for where in citing_sentences(section, evidence):
+    for where in reading.citing:
         if not where.cards:
+            continue
+        # A word can only contradict a card direction on its own axis: no such direction, nothing to read.
+        axes = frozenset().union(*(facts.axes[card_id] for card_id in where.cards))
+        if not axes:
             continue
         sentence = where.sentence
         found = [d for d in directions(text, sentence.start, sentence.end) if not _masked(masks, mask_starts, d.start, d.end)]
-        if not found:
+        # Only a word some owning card contradicts can be a miss (see judge()); the
+        # sentence is indexed only when there is one.
+        suspects = [d for d in found if d.axis in axes and _contradicted(facts, where.owners(d.start), d)]
+        if not suspects:
             continue
-        if facts is None or by_sentence is None:
-            facts = facts_for(evidence)
-            by_sentence = {}
-            for numeral in section.numerals:
-                by_sentence.setdefault(numeral.sentence, []).append(numeral)
-        reader = _SentenceReader(facts, where, text, found, by_sentence.get(where.index, []))
-        for direction in found:
+        reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
+        for direction in suspects:
             miss = reader.judge(direction)
             if miss is not None:
                 yield miss
+
+
+def _contradicted(facts: SliceFacts, owners: tuple[str, ...], direction: Direction) -> bool:
+    """Whether some direction of an owning card contradicts ``direction``.
+
+    Whatever anchors a word, a miss quotes an owning card's direction that
+    contradicts it: when none does (the usual faithful sentence), the word
+    cannot be a miss and nothing else needs reading.
+    """
+    return any(contradicts(direction, d.direction) for card_id in owners for d in facts.cards[card_id].directions)
 
 
 def _masked(masks: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
@@ -373,14 +440,17 @@ class _SentenceReader:
     with thousands of direction words stays linear.
     """
 
-    def __init__(self, facts: SliceFacts, where: CitingSentence, text: str, found: list[Direction], own: list[Numeral]) -> None:
+    def __init__(
+        self, facts: SliceFacts, where: CitingSentence, reading: _Reading, found: list[Direction], own: list[Numeral]
+    ) -> None:
         self.facts = facts
         self.where = where
-        self.text = text
+        self.reading = reading
+        self.text = reading.section.text
         self.found = found
         self.starts = [d.start for d in found]
         sentence = where.sentence
-        self.breaks = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(text, sentence.start, sentence.end)]
+        self.breaks = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(self.text, sentence.start, sentence.end)]
         self.break_starts = [b[0] for b in self.breaks]
         self.break_ends = [b[1] for b in self.breaks]
         self.numerals = own
@@ -388,7 +458,6 @@ class _SentenceReader:
         self.tags = where.tag_spans
         self.tag_starts = [at for at, _tag in where.tag_spans]
         self._words: dict[tuple[int, int], frozenset[str]] = {}
-        self._values: dict[int, Value | None] = {}
         self.kinds = Counter((d.axis, d.sign, d.negated) for d in found)
 
     def clause(self, at: int) -> tuple[int, int]:
@@ -406,15 +475,12 @@ class _SentenceReader:
         return self._words[key]
 
     def values_between(self, start: int, end: int, nearest_first: bool) -> list[Value]:
-        text = self.text
         i, j = bisect_left(self.numeral_starts, start), bisect_left(self.numeral_starts, end)
         picked = self.numerals[i:j]
         picked = picked[:_SCOPE_LIMIT] if nearest_first else picked[-_SCOPE_LIMIT:]
         values: list[Value] = []
         for n in picked:
-            if n.start not in self._values:
-                self._values[n.start] = read_numeral(n.text, text[max(0, n.start - 4) : n.start], text[n.end : n.end + 32])
-            value = self._values[n.start]
+            value = self.reading.value(n)
             if value is not None:
                 values.append(value)
         # A metric tag stands for its value ("CET1 higher at {cet1}").
@@ -439,6 +505,9 @@ class _SentenceReader:
 
     def judge(self, direction: Direction) -> PolarityMiss | None:
         facts, where, text = self.facts, self.where, self.text
+        owners = where.owners(direction.start)
+        if not _contradicted(facts, owners, direction):
+            return None
         lo, hi = self.clause(direction.start)
         words = self.words(lo, hi)
         values = self.scope_values(direction, lo, hi)
@@ -446,7 +515,7 @@ class _SentenceReader:
         by_neighbour: list[tuple[str, CardDirection]] = []
         by_value: list[tuple[str, CardDirection]] = []
         by_words: list[tuple[str, CardDirection]] = []
-        for card_id in where.owners(direction.start):
+        for card_id in owners:
             for card_direction in facts.cards[card_id].directions:
                 if card_direction.direction.axis != direction.axis:
                     continue

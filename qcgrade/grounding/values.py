@@ -177,6 +177,27 @@ _NUMERAL_PARTS = regex.compile(
 )
 
 
+# A numeral of ASCII digits with at most one decimal point and no leading zero run
+# to strip: what ``_number`` reads unchanged, so its value is ``Decimal(body)``.
+_PLAIN = regex.compile(r"([0-9]+(?:\.[0-9]+)?)(%?)")
+
+
+def _following(after: str) -> tuple[int, str]:
+    """The scale and unit a word after a bare numeral gives it ("1.2 billion", "13 bp")."""
+    following = _FOLLOWING.match(after)
+    if following is None:
+        return 0, "plain"
+    if following.group("scale"):
+        return _SCALES[following.group("scale").lower()], "plain"
+    if following.group("percent"):
+        return 0, "percent"
+    if following.group("points"):
+        return 0, "points"
+    if following.group("bp"):
+        return 0, "bp"
+    return 0, _UNIT_WORDS[following.group("unit").lower()]
+
+
 def read_numeral(numeral: str, before: str = "", after: str = "") -> Value | None:
     """The value a numeral states, reading a little of the text around it.
 
@@ -186,6 +207,19 @@ def read_numeral(numeral: str, before: str = "", after: str = "") -> Value | Non
     ``billion``, ``per cent``, ``bp``). None when it is not a plain decimal
     number (a look-alike letter, a superscript) and so is not compared.
     """
+    plain = _PLAIN.fullmatch(numeral)
+    if plain is not None:
+        # The common case ("412", "3.08%"), read without the general pattern: same result.
+        body, pct = plain.group(1), plain.group(2)
+        places = len(body) - body.index(".") - 1 if "." in body else 0
+        unit, scale = "plain", 0
+        if pct:
+            unit = "percent"
+        else:
+            scale, unit = _following(after)
+        negative = before.endswith("(") and after.startswith(")")
+        code = _CURRENCY_CODE.search(before[-4:])
+        return Value(Decimal(body), Decimal(5).scaleb(-places - 1), scale, unit, negative, code.group() if code else "")
     ascii_form = _digits(numeral)
     if ascii_form is None:
         return None
@@ -208,18 +242,7 @@ def read_numeral(numeral: str, before: str = "", after: str = "") -> Value | Non
         elif glued in _UNIT_WORDS:
             unit = _UNIT_WORDS[glued]
     if not parts.group("pct") and not glued:
-        following = _FOLLOWING.match(after)
-        if following is not None:
-            if following.group("scale"):
-                scale = _SCALES[following.group("scale").lower()]
-            elif following.group("percent"):
-                unit = "percent"
-            elif following.group("points"):
-                unit = "points"
-            elif following.group("bp"):
-                unit = "bp"
-            else:
-                unit = _UNIT_WORDS[following.group("unit").lower()]
+        scale, unit = _following(after)
     negative = parts.group("sign") in ("-", "\u2212") or (before.endswith("(") and after.startswith(")"))
     currency = parts.group("cur") or ("".join(ch for ch in parts.group("tail") if unicodedata.category(ch) == "Sc"))
     if not currency:

@@ -9,7 +9,7 @@ because a reward call on a clean section needs neither in full.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from operator import itemgetter
 from typing import NamedTuple, Protocol
@@ -180,6 +180,34 @@ class Section:
         return [
             Numeral(d.text, d.src_start, d.src_end, bisect_right(ends, d.visible_at)) for d in list_numbers(self._doc, self.text)
         ]
+
+    def sentence_at(self, index: int) -> Sentence:
+        """``sentences[index]``, building only that one when the list is not built yet.
+
+        Tier-3 grounding reads the few sentences that cite something; building
+        every sentence of a long section for them would cost more than the rest
+        of grading.
+        """
+        if self._sentences is not _UNSET:
+            return self._sentences[index]  # type: ignore[index]
+        ends = self._ends
+        lo = ends[index - 1] if index else 0
+        return _one_sentence(self._doc, lo, ends[index], _ids_in(self.citations, index), _ids_in(self.metric_tags, index))
+
+    def numerals_within(self, sentences: set[int]) -> Iterator[Numeral]:
+        """Numerals in the given sentences, in order, scanning only those sentences."""
+        if self._numerals is not _UNSET or not sentences:
+            yield from (n for n in self.numerals if n.sentence in sentences)
+            return
+        ends = self._ends
+        all_drawn = self._drawn_numerals()
+        for index in sorted(sentences):
+            if 0 <= index < len(ends):
+                begin = ends[index - 1] if index else 0
+                # A numeral never spans a sentence end, and those it finds get this index.
+                found = [n for n in self._scan_numerals(begin, ends[index]) if n.sentence == index]
+                drawn = [n for n in all_drawn if n.sentence == index]
+                yield from sorted(found + drawn, key=lambda n: (n.start, n.end)) if drawn else found
 
     def numerals_outside(self, sentences: set[int]) -> Iterator[Numeral]:
         """Numerals not in the given sentences, scanning only what is needed."""
@@ -484,6 +512,28 @@ def _build_sentences(section: Section) -> tuple[Sentence, ...]:
         sentences.append(Sentence(src_start, src_end, stripped, kind, tuple(cites[index]), tuple(tags[index])))
         lo = hi
     return tuple(sentences)
+
+
+def _ids_in(markers: tuple[Marker, ...], index: int) -> tuple[str, ...]:
+    """The ids of the markers in sentence ``index`` (markers are in reading order: bisect, never scan)."""
+    lo = bisect_left(markers, index, key=_sentence_of)
+    hi = bisect_right(markers, index, lo, key=_sentence_of)
+    return tuple(m.id for m in markers[lo:hi])
+
+
+def _sentence_of(marker: Marker) -> int:
+    return marker.sentence
+
+
+def _one_sentence(doc: Document, lo: int, hi: int, cites: tuple[str, ...], tags: tuple[str, ...]) -> Sentence:
+    """The sentence between visible offsets ``lo`` and ``hi``, as :func:`_build_sentences` builds it."""
+    piece = doc.visible[lo:hi]
+    stripped = piece.strip()
+    first = lo + len(piece) - len(piece.lstrip())
+    src_start, src_end = doc.projection.to_source(first, first + len(stripped))
+    units = doc.units
+    kind = units[bisect_right(doc.unit_starts, first) - 1].kind if units else "paragraph"
+    return Sentence(src_start, src_end, stripped, kind, cites, tags)
 
 
 def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]], scan: list[str | None]) -> tuple[list[Tldr], list[int]]:

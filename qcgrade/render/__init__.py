@@ -1,7 +1,8 @@
 """Output formats. Each module has a pure ``render(results) -> str``.
 
 ``results`` is a sequence of :class:`~qcgrade.findings.Graded` (path plus
-report), so one call renders one section or a whole directory.
+report) and :class:`~qcgrade.findings.Ungraded` (path plus the reason it could
+not be graded), so one call renders one section or a whole directory.
 """
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 
-from ..findings import Graded
+from ..findings import Result
 
-Renderer = Callable[[Sequence[Graded]], str]
+Renderer = Callable[[Sequence[Result]], str]
 
 
 def _on_first_use(module: str) -> Renderer:
     """The module's ``render``, imported when first called (XML and rich load only when asked for)."""
 
-    def render(results: Sequence[Graded]) -> str:
+    def render(results: Sequence[Result]) -> str:
         function: Renderer = importlib.import_module(f"{__name__}.{module}").render
         return function(results)
 

@@ -35,13 +35,17 @@ from .svg import (
 _LISTED = 50
 
 _CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#263238;margin:2rem auto;max-width:960px;padding:0 1rem;line-height:1.45}
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:16px;color:#263238;margin:2rem auto;max-width:960px;padding:0 1rem;line-height:1.45;overflow-wrap:anywhere}
 h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #cfd8dc}
 .verdict{display:inline-block;padding:.3rem .8rem;border-radius:4px;color:#fff;font-weight:bold;text-transform:uppercase}
 .v-safe{background:#2e7d32}.v-at-risk{background:#ef6c00}.v-blind-curator{background:#c62828}.v-starved{background:#6d4c41}
-table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.2rem .7rem;border-bottom:1px solid #eceff1;text-align:right}
+.scroll{overflow-x:auto}table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.2rem .7rem;border-bottom:1px solid #eceff1;text-align:right;white-space:nowrap}
 td:first-child,th:first-child{text-align:left}code{background:#eceff1;padding:0 .2rem}
-.muted{color:#607d8b}figure{margin:1rem 0}svg{max-width:100%;height:auto}
+.muted{color:#607d8b}figure{margin:1.5rem 0;max-width:760px}svg.chart{display:block;width:100%;overflow:visible}
+.chart-title{font-weight:bold;margin-bottom:.4rem}figcaption{color:#455a64;margin-top:.3rem}figcaption>div+div{margin-top:.2rem}
+.legend{display:flex;flex-wrap:wrap;gap:.2rem 1.2rem}.key{white-space:nowrap}
+.key i{display:inline-block;width:1.4rem;margin-right:.4rem;vertical-align:middle}.key i.box{height:.9rem}.key i.stroke{height:0}
+@media (max-width:480px){body{margin:1rem auto;padding:0 .75rem}td,th{padding:.2rem .4rem}.key{white-space:normal}}
 """
 
 
@@ -56,7 +60,8 @@ def _page(title: str, body: Sequence[str]) -> str:
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    # A wide table scrolls inside its box on a phone; the page itself never scrolls sideways.
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def at_risk_from(rate: Rate, cliff: float) -> float:
@@ -175,7 +180,7 @@ def _curve_section(curve: RetirementCurve) -> list[str]:
     detail = ", ".join(f"{k} {v}" for k, v in sorted(p.items()))
     return [
         "<h2>The curator, simulated</h2>",
-        f"<figure>{curve_figure(curve)}</figure>",
+        curve_figure(curve),
         (
             f'<p class="muted">Mean over seeds {escape(", ".join(map(str, curve.seeds)))} of '
             f"<code>qcgrade.simulate</code> at tau {curve.tau:g}; {escape(detail)}. "
@@ -192,8 +197,8 @@ def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str
         *([f'<p class="muted">{escape(info)}</p>'] if (info := judge_info_line(report)) is not None else []),
         f'<p class="muted">{escape(counts_line(report))}</p>',
         f'<p><span class="verdict v-{escape(slug)}">{escape(report.verdict)}</span> {escape(report.verdict_reason)}</p>',
-        f"<figure>{_axis(report)}</figure>",
-        f"<figure>{_bars(report)}</figure>",
+        _axis(report),
+        _bars(report),
         "<h2>Per class</h2>",
         _table(("class", "QC", "n", "flag rate", "95% CI", "span Jaccard", "judge errors"), table_rows(report)),
         "<h2>Rates and the curator</h2>",
@@ -253,7 +258,7 @@ def simulation_page(result: SimulationResult, curve: RetirementCurve | None = No
     body = [
         "<h1>Curator simulation</h1>",
         '<p class="muted">' + escape(", ".join(f"{k} {v}" for k, v in sorted(params.items()))) + "</p>",
-        f"<figure>{activity}</figure>",
+        activity,
         _table(("total", "count"), [(k, str(v)) for k, v in sorted(totals.items())]),
     ]
     if curve is not None:

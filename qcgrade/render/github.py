@@ -6,14 +6,15 @@ percent-encoded; in property values ``:`` and ``,`` are too, since they
 delimit properties. GitHub accepts ``col``/``endColumn`` only when the
 annotation starts and ends on one line, so a multi-line finding gives lines
 only. GitHub shows at most 10 error annotations per step, so the last line is
-a plain-text summary that the log always shows in full.
+a plain-text summary that the log always shows in full. A section that could
+not be graded is a file-level ``::error`` annotation saying why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..findings import Finding, Graded
+from ..findings import Finding, Graded, Result, Ungraded, graded_only, ungraded_only
 
 #: Error annotations GitHub displays per step; the rest are only in the log.
 ANNOTATIONS_SHOWN_PER_STEP = 10
@@ -35,13 +36,33 @@ def annotation(path: str, finding: Finding) -> str:
     return f"::error {','.join(props)}::{escape_data(finding.message)}"
 
 
-def render(results: Sequence[Graded]) -> str:
-    lines = [annotation(r.path, f) for r in results for f in r.report.findings]
+def error_annotation(result: Ungraded) -> str:
+    props = f"file={escape_property(result.path)},title={escape_property('qcgrade (not graded)')}"
+    return f"::error {props}::{escape_data(result.error)}"
+
+
+def render(results: Sequence[Result]) -> str:
+    lines: list[str] = []
+    for result in results:
+        if isinstance(result, Graded):
+            lines.extend(annotation(result.path, f) for f in result.report.findings)
+        else:
+            lines.append(error_annotation(result))
     lines.append(summary(results))
     return "\n".join(lines) + "\n"
 
 
-def summary(results: Sequence[Graded]) -> str:
+def summary(everything: Sequence[Result]) -> str:
+    results = graded_only(everything)
+    errors = len(ungraded_only(everything))
+    text = _verdict(results)
+    if errors:
+        noun = "section" if len(everything) == 1 else "sections"
+        text = f"qcgrade: error: {errors} of {len(everything)} {noun} could not be graded; {text.removeprefix('qcgrade: ')}"
+    return text
+
+
+def _verdict(results: Sequence[Graded]) -> str:
     sections = len(results)
     noun = "section" if sections == 1 else "sections"
     violations = sum(len(r.report.findings) for r in results)

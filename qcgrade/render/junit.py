@@ -1,5 +1,7 @@
 """JUnit XML: one ``<testcase>`` per section, a ``<failure>`` listing its violations.
 
+A section that could not be graded is a testcase with an ``<error>`` saying why.
+
 CI systems (Jenkins, GitLab, Azure, most test-report actions) read this
 format, so a section shows up as a passing or failing test. Built with
 ElementTree, whose escaping handles ``& < > "``; characters XML 1.0 cannot
@@ -15,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from ..findings import Graded
+from ..findings import Graded, Result
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -24,16 +26,21 @@ def xml_safe(value: str) -> str:
     return _NOT_XML.sub(lambda m: ascii(m.group())[1:-1], value)
 
 
-def render(results: Sequence[Graded]) -> str:
-    failures = sum(1 for r in results if not r.report.passed)
-    counts = {"tests": str(len(results)), "failures": str(failures), "errors": "0", "skipped": "0"}
+def render(results: Sequence[Result]) -> str:
+    failures = sum(1 for r in results if isinstance(r, Graded) and not r.report.passed)
+    errors = sum(1 for r in results if not isinstance(r, Graded))
+    counts = {"tests": str(len(results)), "failures": str(failures), "errors": str(errors), "skipped": "0"}
     root = ET.Element("testsuites", {"name": "qcgrade", **counts})
     suite = ET.SubElement(root, "testsuite", {"name": "qcgrade", **counts})
-    for graded in results:
-        path = xml_safe(graded.path.replace("\\", "/"))
+    for result in results:
+        path = xml_safe(result.path.replace("\\", "/"))
         pure = PurePosixPath(path)
         case = ET.SubElement(suite, "testcase", {"classname": str(pure.parent), "name": pure.name or path, "file": path})
-        findings = graded.report.findings
+        if not isinstance(result, Graded):
+            error = ET.SubElement(case, "error", {"type": "qcgrade", "message": xml_safe(result.error)})
+            error.text = xml_safe(f"{path}: error: {result.error}")
+            continue
+        findings = result.report.findings
         if findings:
             plural = "violation" if len(findings) == 1 else "violations"
             by_check: dict[str, int] = {}

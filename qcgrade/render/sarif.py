@@ -10,6 +10,11 @@ Code scanning deduplicates alerts across runs by ``partialFingerprints``, so
 the fingerprint hashes what a finding *is* (check, file, offending text and
 which occurrence of that text it is) and not where it sits: editing a line
 above a finding does not turn it into a new alert.
+
+A section that could not be graded is a ``toolExecutionNotification`` (level
+error, with its file) in the run's one invocation, whose
+``executionSuccessful`` is then false: code scanning shows it as a tool
+problem rather than silently receiving fewer results.
 """
 
 from __future__ import annotations
@@ -21,21 +26,25 @@ from typing import Any
 from urllib.parse import quote
 
 from ..checks import CHECKS, Check
-from ..findings import Finding, Graded
+from ..findings import Finding, Graded, Result, Ungraded, graded_only, ungraded_only
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "qcgrade/v1"
 
 
-def render(results: Sequence[Graded]) -> str:
+def render(everything: Sequence[Result]) -> str:
     from .. import __version__
 
     rule_index = {check.name: i for i, check in enumerate(CHECKS)}
     sarif_results = [
         _result(graded, finding, rule_index, occurrence)
-        for graded in results
+        for graded in graded_only(everything)
         for finding, occurrence in _with_occurrences(graded)
     ]
+    errors = ungraded_only(everything)
+    invocation: dict[str, Any] = {"executionSuccessful": not errors}
+    if errors:
+        invocation["toolExecutionNotifications"] = [_notification(e) for e in errors]
     run = {
         "tool": {
             "driver": {
@@ -46,6 +55,7 @@ def render(results: Sequence[Graded]) -> str:
             }
         },
         "columnKind": "unicodeCodePoints",
+        "invocations": [invocation],
         "results": sarif_results,
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
@@ -76,6 +86,14 @@ def _with_occurrences(graded: Graded) -> list[tuple[Finding, int]]:
 def _offending(graded: Graded, finding: Finding) -> str:
     # A report built without its text still gets a stable, if coarser, identity.
     return graded.report.text[finding.start : finding.end] if graded.report.text else finding.message
+
+
+def _notification(error: Ungraded) -> dict[str, Any]:
+    return {
+        "level": "error",
+        "message": {"text": f"{error.path}: {error.error}"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(error.path)}}}],
+    }
 
 
 def _rule(check: Check) -> dict[str, Any]:

@@ -1,12 +1,18 @@
-"""Plain-text output of a curator simulation, with the measured judge's curve when there is one."""
+"""Plain-text output of a curator simulation, with the measured judge's curve when there is one.
+
+With an audit, the output leads with the measured judge (``rho_fp`` with its
+95% interval, ``rho_pf``, ``kappa``) and ends with one line that says which
+side of the cliff it sits on and what that means for retirement
+(:func:`conclusion`, from :mod:`qcgrade.curator.theory`).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..curator.curve import RetirementCurve
+from ..curator.curve import JudgePoint, RetirementCurve
 from ..curator.simulate import SimulationResult
-from ..curator.theory import cliff, true_pass_threshold
+from ..curator.theory import cliff, kappa, true_pass_threshold, verdict
 
 _COLUMNS = (
     "round",
@@ -29,7 +35,9 @@ def render(result: SimulationResult, sweep: RetirementCurve | None = None) -> st
         f"cap {p['cap']}, rounds {p['rounds']}, seed {p['seed']}, {p['tasks_per_round']} tasks/round"
     )
     threshold = true_pass_threshold(p["tau"], p["rho_fp"], p["rho_pf"])
-    lines = [
+    judge = sweep.judge if sweep is not None else None
+    lines = [*judge_lines(judge), ""] if judge is not None else []
+    lines += [
         head,
         f"cliff (1 - tau)/2 = {cliff(p['tau']):.3f}; retirement fires in expectation for true pass rate "
         f"<= {threshold:.3f}" + (" (never: retirement inoperative)" if threshold <= 0 else ""),
@@ -51,4 +59,45 @@ def render(result: SimulationResult, sweep: RetirementCurve | None = None) -> st
                 f"judge {j.label}: rho_fp {j.rho_fp:.3f} (95% CI {j.rho_fp_ci[0]:.3f}-{j.rho_fp_ci[1]:.3f}), "
                 f"rho_pf {j.rho_pf:.3f}: {sweep.judge_retirements:.2f} genuine retirements per run"
             )
+            lines.append(conclusion(sweep))
     return "\n".join(lines) + "\n"
+
+
+def judge_lines(judge: JudgePoint) -> list[str]:
+    """The measured judge, first: its name and the rates the audit measured."""
+    low, high = judge.rho_fp_ci
+    return [
+        f"measured judge: {judge.label}",
+        f"rho_fp {judge.rho_fp:.3f} (95% CI {low:.3f}-{high:.3f}), rho_pf {judge.rho_pf:.3f}, "
+        f"kappa {kappa(judge.rho_fp, judge.rho_pf):.3f}",
+    ]
+
+
+def conclusion(sweep: RetirementCurve) -> str:
+    """One line: which side of the cliff the measured judge sits on, and what it means for retirement."""
+    j = sweep.judge
+    assert j is not None and sweep.judge_retirements is not None
+    pi = cliff(sweep.tau)
+    k = kappa(j.rho_fp, j.rho_pf)
+    high = j.rho_fp_ci[1]
+    perfect = dict(sweep.bias).get(0.0)
+    retired = f"{sweep.judge_retirements:.2f} genuine retirements per run" + (
+        f" against {perfect:.2f} with a judge that hides no failure" if perfect is not None else ""
+    )
+    kind = verdict(j.rho_fp, high, k, sweep.tau)
+    if kind == "blind curator":
+        return (
+            f"conclusion: past the cliff (rho_fp {j.rho_fp:.3f} >= (1 - tau)/2 = {pi:.3f}): retirement never fires, "
+            f"so harmful skills stay at any sample size ({retired}); lower the judge's false-pass rate first."
+        )
+    if kind == "at risk":
+        return (
+            f"conclusion: below the cliff {pi:.3f} but its 95% CI reaches {high:.3f}, so retirement may not fire "
+            f"({retired}); audit more items before trusting it to retire skills."
+        )
+    if kind == "starved":
+        return (
+            f"conclusion: safe from the cliff {pi:.3f} but kappa {k:.3f} barely separates good skills from bad, "
+            f"so retirement is slow and noisy ({retired})."
+        )
+    return f"conclusion: on the safe side of the cliff (rho_fp 95% CI up to {high:.3f} < {pi:.3f}): retirement works ({retired})."

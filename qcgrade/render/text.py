@@ -1,7 +1,19 @@
-"""Human output: ``path:line:col: check message`` lines, then a summary.
+"""Human output: each finding as ``path:line:col: check message`` with its line of source, then a summary.
 
+::
+
+    qcgrade/demo/failing.md:10:30: unregistered_metric metric tag {op_margin} is not registered in slice 's2'
+       10 | Operating margin improved to {op_margin}. Management credits the new...
+          |                              ^^^^^^^^^^^
+
+
+The first line keeps the ``path:line:col:`` shape editors and ``grep`` read;
+the excerpt under it (see :mod:`qcgrade.render.excerpt`) shows the offending
+text. A section that could not be graded is one ``path: error: ...`` line.
 ``render`` gives plain text (pipes, files, NO_COLOR); ``render_rich`` gives
-the same lines styled for a terminal. rich stays inside this module, imported only when a terminal asks for it.
+the same characters styled for a terminal: both are built from one list of
+styled pieces, so they cannot drift apart. rich stays inside this module,
+imported only when a terminal asks for it.
 """
 
 from __future__ import annotations
@@ -9,13 +21,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..findings import Graded
+from ..findings import Finding, Graded, Result, Ungraded, graded_only, ungraded_only
+from ..spans import LineIndex
+from .excerpt import excerpt
+
+#: One styled piece of output: its text and a rich style (None: plain).
+Piece = tuple[str, str | None]
+
+_GUTTER = "blue"
 
 if TYPE_CHECKING:
     from rich.text import Text
 
 
-def _summary(results: Sequence[Graded]) -> str:
+def _summary(results: Sequence[Result]) -> str:
+    graded = graded_only(results)
+    errors = len(ungraded_only(results))
+    if errors:
+        noun = "section" if len(results) == 1 else "sections"
+        head = f"error: {errors} of {len(results)} {noun} could not be graded"
+        return head + (f"; {_verdict(graded)}" if graded else "")
+    return _verdict(graded)
+
+
+def _verdict(results: Sequence[Graded]) -> str:
     violations = sum(len(r.report.findings) for r in results)
     failed = sum(1 for r in results if not r.report.passed)
     files = len(results)
@@ -31,22 +60,51 @@ def _summary(results: Sequence[Graded]) -> str:
     return f"failed: {violations} {plural} in {failed} of {files} {noun} ({detail})"
 
 
-def render(results: Sequence[Graded]) -> str:
-    lines = [f"{r.path}:{f.line}:{f.column}: {f.check} {f.message}" for r in results for f in r.report.findings]
-    lines.append(_summary(results))
-    return "\n".join(lines) + "\n"
+def _finding(path: str, finding: Finding, text: str, index: LineIndex | None, gutter: int) -> list[Piece]:
+    pieces: list[Piece] = [
+        (f"{path}:{finding.line}:{finding.column}:", "bold"),
+        (" ", None),
+        (finding.check, "bold red"),
+        (f" {finding.message}\n", None),
+    ]
+    if index is None:
+        return pieces
+    line_start, line_end = index.line_bounds(finding.line)
+    shown = excerpt(text, line_start, line_end, finding.start, finding.end)
+    number = str(finding.line).rjust(gutter)
+    pieces += [(f"  {number} | ", _GUTTER), (shown.source + "\n", None)]
+    pieces += [(f"  {' ' * gutter} | ", _GUTTER), (shown.marker, "bold red")]
+    if finding.end_line > finding.line:
+        pieces.append((f" ...continues to line {finding.end_line}", "red"))
+    pieces.append(("\n\n", None))
+    return pieces
 
 
-def render_rich(results: Sequence[Graded]) -> Text:
+def _pieces(results: Sequence[Result]) -> list[Piece]:
+    pieces: list[Piece] = []
+    for result in results:
+        if isinstance(result, Ungraded):
+            pieces += [(f"{result.path}:", "bold"), (" ", None), ("error:", "bold red"), (f" {result.error}\n", None)]
+            continue
+        report = result.report
+        # A report built without its text (by hand, in a test) still lists its findings.
+        index = LineIndex(report.text) if report.text else None
+        gutter = len(str(max((f.line for f in report.findings), default=1)))
+        for finding in report.findings:
+            pieces += _finding(result.path, finding, report.text, index, gutter)
+    summary = _summary(results)
+    pieces.append((summary + "\n", "bold green" if summary.startswith("passed") else "bold red"))
+    return pieces
+
+
+def render(results: Sequence[Result]) -> str:
+    return "".join(text for text, _ in _pieces(results))
+
+
+def render_rich(results: Sequence[Result]) -> Text:
     from rich.text import Text
 
     out = Text()
-    for result in results:
-        for f in result.report.findings:
-            out.append(f"{result.path}:{f.line}:{f.column}:", style="bold")
-            out.append(" ")
-            out.append(f.check, style="bold red")
-            out.append(f" {f.message}\n")
-    summary = _summary(results)
-    out.append(summary + "\n", style="bold green" if summary.startswith("passed") else "bold red")
+    for text, style in _pieces(results):
+        out.append(text, style=style or "")
     return out

@@ -1,0 +1,65 @@
+"""The shortcuts grounding takes for speed give what the long way gives.
+
+Each shortcut reads less of a section (one sentence, the numerals of some
+sentences, the direction pattern only at candidate words); here each is
+compared with the full reading on the fixtures and on sections built to
+stress the boundaries.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from qcgrade.grounding.directions import _FIRST_WORDS, DIRECTION_WORD, _direction_matches
+from qcgrade.reading.section import parse_section
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.md") if p.name != "README.md")
+
+
+def _texts() -> list[str]:
+    rng = random.Random(7)
+    words = [
+        *sorted(_FIRST_WORDS),
+        "of",
+        "than",
+        "net",
+        "5%",
+        "to",
+        "by",
+        "|",
+        "[C1]",
+        "{m}",
+        "3.1",
+        "ſ",
+        "RISES",
+        "grew-",
+        "\n\n",
+    ]
+    built = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 40))) + "." for _ in range(300)]
+    return [p.read_text(encoding="utf-8") for p in FIXTURES] + built
+
+
+@pytest.mark.parametrize("index", range(0, len(FIXTURES) + 300, 7))
+def test_one_sentence_and_some_numerals_match_the_full_lists(index: int) -> None:
+    text = _texts()[index]
+    whole = parse_section(text)
+    sentences, numerals = whole.sentences, whole.numerals
+    for i in range(len(sentences)):
+        assert parse_section(text).sentence_at(i) == sentences[i]
+    chosen = set(range(0, len(sentences), 2))
+    assert list(parse_section(text).numerals_within(chosen)) == [n for n in numerals if n.sentence in chosen]
+
+
+def test_direction_pattern_at_candidate_words_matches_the_plain_scan() -> None:
+    found = 0
+    for text in _texts():
+        for start in range(0, len(text), 41):
+            for end in (start + 9, min(len(text), start + 400)):
+                plain = [(m.span(), m.lastgroup) for m in DIRECTION_WORD.finditer(text, start, end)]
+                assert [(m.span(), m.lastgroup) for m in _direction_matches(text, start, end)] == plain
+                found += len(plain)
+    assert found > 1000  # the comparison saw many direction words
