@@ -6,8 +6,10 @@ with a finding whose span covers ``expect_text`` when one is given. A slice
 case either expects a :class:`SliceError` naming a did-you-mean, or is a
 control whose unknown fields must be ignored.
 
-Many cases fail on today's grader on purpose: they are the regression data for
-the fixes (``BASELINE.md`` records which). Nothing here is skipped or xfailed.
+Every case is regression data: it must fail with the right check. A case
+whose hostile reading a reader cannot tell from an honest one carries
+``decided`` (the reason); its reading is pinned the other way round, so a
+change is noticed. Nothing here is skipped or xfailed.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from qcgrade.evidence import SliceError
 CORPUS = Path(__file__).resolve().parent / "corpora" / "redteam"
 MIN_CASES_PER_FAMILY = 6
 
-_GRADING_KEYS = {"name", "text", "expect_check", "expect_text", "slice", "tier2", "gap", "note"}
+_GRADING_KEYS = {"name", "text", "expect_check", "expect_text", "slice", "tier2", "gap", "note", "decided"}
 _SLICE_KEYS = {"name", "slice_json", "text", "expect_error", "expect_suggestion", "ignored", "gap", "note"}
 
 
@@ -41,11 +43,11 @@ def _all_cases() -> list[tuple[str, dict[str, Any]]]:
     return [(path.stem, case) for path in _families() for case in load_toml(path).get("case", [])]
 
 
-def _params(slice_cases: bool) -> list[Any]:
+def _params(slice_cases: bool, decided: bool = False) -> list[Any]:
     return [
         pytest.param(family, case, id=f"{family}:{case['name']}")
         for family, case in _all_cases()
-        if ("slice_json" in case) == slice_cases
+        if ("slice_json" in case) == slice_cases and ("decided" in case) == decided
     ]
 
 
@@ -99,6 +101,22 @@ def test_disguised_violation_fails(family: str, case: dict[str, Any]) -> None:
             at = text.find(needle, at + 1)
         covered = any(f.start <= s and f.end >= e for f in hits for s, e in spans)
         assert covered, f"no {wanted} finding covers {needle!r}; {_describe(text, report.findings)}"
+
+
+@pytest.mark.parametrize(("family", "case"), _params(slice_cases=False, decided=True))
+def test_decided_reading_holds(family: str, case: dict[str, Any]) -> None:
+    """A case whose hostile and honest readings a reader cannot tell apart, decided for the honest one.
+
+    ``decided`` gives the reason (and docs/reading-rules.md the decision); the
+    test pins today's reading, so a change to it is seen and argued again.
+    """
+    text = case["text"]
+    report = grade(text, _slice_text(case), tier2=case.get("tier2", False))
+    wanted = case["expect_check"]
+    assert case["decided"].strip(), "a decided case states its reason"
+    assert not [f for f in report.findings if f.check == wanted], (
+        f"the decided reading changed; {_describe(text, report.findings)}"
+    )
 
 
 _DEFAULT_TEXT = "Revenue grew 30% [E001]; churn rose 9% [E004]."

@@ -48,6 +48,7 @@ class Document:
     units: tuple[Unit, ...]
     code: tuple[tuple[int, int], ...]  # visible ranges shown verbatim as code, sorted
     html: tuple[tuple[int, int], ...]  # visible ranges inside raw HTML, sorted
+    links: tuple[tuple[int, int], ...]  # visible ranges shown as a link's text, sorted
     tokens: list[Token]
     line_starts: list[int]
     unit_starts: list[int]  # units[i].start, for bisection
@@ -175,6 +176,7 @@ class _Walk:
             tuple(units),
             tuple(regions.code),
             tuple(sorted(regions.html)),
+            tuple(sorted(regions.links)),
             self.tokens,
             self.lines.starts,
             [u.start for u in units],

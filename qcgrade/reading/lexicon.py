@@ -180,3 +180,29 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
             masks.append(span)
             found.append(("xref", *match.span(1), *span, True))
     return found, masks
+
+
+def link_citations(text: str, links: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:
+    """Links whose whole text is card ids, read as the citations they are shown as.
+
+    ``[E047](https://...)``, or ``[E047]`` with a link reference definition,
+    renders as the link text ``E047``: a reader sees a citation, so it cites
+    (and vouches when the card exists, and is an orphan when it does not). Only
+    link text made of ids, each with a letter and a digit (``E001, E002``), is
+    read so; ``[2025](url)`` or ``[the filing](url)`` stay text.
+    """
+    found: list[_Found] = []
+    masks: list[tuple[int, int]] = []
+    for start, end in links:
+        shown = text[start:end]
+        stripped = shown.strip()
+        if not stripped or "[" in stripped or "]" in stripped:
+            continue  # a bracket group inside the link text is read as one already
+        at = start + shown.index(stripped)
+        ids = citation_ids(stripped, at)
+        parts = [p for p in stripped.replace(";", ",").split(",") if p.strip()]
+        if not ids or len(ids) != len(parts) or not all(_HAS_LETTER_AND_DIGIT.search(i) for i, _s, _e, _v in ids):
+            continue
+        found.extend(("citation", s, e, s, e, True) for _id, s, e, _v in ids)
+        masks.append((start, end))
+    return found, masks

@@ -184,13 +184,14 @@ def builder_for(cleaning: bool) -> ProjectionBuilder:
 
 
 class Regions:
-    """Visible ranges shown as code, and ranges inside raw HTML, collected while reading."""
+    """Visible ranges shown as code, inside raw HTML, and as link text, collected while reading."""
 
-    __slots__ = ("code", "html", "_html_start")
+    __slots__ = ("code", "html", "links", "_html_start")
 
     def __init__(self) -> None:
         self.code: list[tuple[int, int]] = []
         self.html: list[tuple[int, int]] = []
+        self.links: list[tuple[int, int]] = []
         self._html_start: int | None = None
 
     def enter_html(self, at: int) -> None:

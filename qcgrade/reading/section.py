@@ -20,7 +20,7 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
-from .lexicon import HAS_DIGIT, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers
+from .lexicon import HAS_DIGIT, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
 from .names import heading_number, is_name
 from .numerals import numeral_pattern, scan_start, shows_bidi_override
 from .projection import fold
@@ -122,7 +122,7 @@ class Section:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
         quotations = quoted_spans(folded) if ("[" in folded or "{" in folded) else []
-        found, masks = _find_markers(folded, doc.code, quotations)
+        found, masks = _find_markers(folded, doc, quotations)
         # Markers that cannot vouch do not hide their digits; section numbers are structure.
         may_vouch = not shows_bidi_override(text)
         masks = sorted(_vouching_masks(doc, masks, may_vouch) + _section_numbers(doc, folded))
@@ -399,11 +399,14 @@ def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _find_markers(
-    folded: str, code: tuple[tuple[int, int], ...], quotations: list[tuple[int, int]]
-) -> tuple[list[_Found], list[tuple[int, int]]]:
+def _find_markers(folded: str, doc: Document, quotations: list[tuple[int, int]]) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
     found, masks = find_markers(folded, quotations)
+    if doc.links:
+        linked, link_masks = link_citations(folded, doc.links)
+        found.extend(linked)
+        masks.extend(link_masks)
+    code = doc.code
     if code:
         # Markers shown inside code are verbatim text, not markers.
         starts = [s for s, _ in code]

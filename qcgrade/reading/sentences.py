@@ -31,6 +31,10 @@ import regex
 
 #: Never end a sentence: they introduce what follows ("e.g. ACME", "vs. 21%").
 NEVER_FINAL = frozenset({"e.g", "i.e", "cf", "vs", "viz", "eg", "ie"})
+#: Of those, the ones that introduce an example or a restatement end a sentence
+#: before a capitalised clause opener ("42%, e.g. The board approved ..."):
+#: an example is a name or a phrase, a clause after one is a new sentence.
+INTRODUCING = frozenset({"e.g", "i.e", "viz", "eg", "ie"})
 #: End a sentence before a capital, never before a number or a lower-case word
 #: ("approx. 40%", "rose 42% approx. The board ...").
 BEFORE_NUMBER_ONLY = frozenset({"approx", "ca", "incl", "esp", "resp", "est", "etc", "excl", "avg"})
@@ -130,7 +134,9 @@ def abbreviation_ends(word: str, following: str, before: str = "") -> bool:
     ``U.S``, ``approx``. ``following`` starts at the next visible character,
     ``before`` is the text before ``word``.
 
-    - ``e.g.``, ``i.e.``, ``cf.``, ``vs.``, ``viz.`` never end one.
+    - ``cf.`` and ``vs.`` never end one; ``e.g.``, ``i.e.`` and ``viz.`` end
+      one only before a capitalised clause opener (``e.g. ACME`` stays,
+      ``e.g. The board approved`` ends).
     - Before a lower-case word no abbreviation ends one.
     - Before a number: months, locators (``No. 4``, ``Fig. 3``, ``H.R. 4417``)
       and ``approx.``-like words stay; anything else ends (``Plan B. 2026``,
@@ -153,7 +159,11 @@ def abbreviation_ends(word: str, following: str, before: str = "") -> bool:
         return True  # "said no. Then": an ordinary word
     first = following[0]
     if key in NEVER_FINAL:
-        return False
+        if key not in INTRODUCING or not first.isupper():
+            return False
+        opener = _NEXT_WORD.match(following)
+        # "A" and "I" may be an example's label ("e.g. A and B"), not a clause.
+        return opener is not None and len(opener.group()) > 1 and opener.group().lower() in CLAUSE_OPENERS
     if first.islower():
         return False  # a lower-case word continues the sentence after any abbreviation
     dotted = "." in word
