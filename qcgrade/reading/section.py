@@ -549,9 +549,15 @@ def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]], scan: 
     breaks: list[int] = []
     visible_at: _VisibleUnits | None = None
     maybe = "TL" in folded or "tl" in folded or "Tl" in folded or "tL" in folded  # no copy of the text
-    if not maybe or TLDR_ANYWHERE.search(folded) is None:  # most sections answer here
+    if not maybe:
         return tldrs, breaks
-    for unit in doc.units:
+    # Only a unit that names TL;DR somewhere can open with its label: try those.
+    starts = doc.unit_starts
+    candidates = sorted({bisect_right(starts, m.start()) - 1 for m in TLDR_ANYWHERE.finditer(folded)})
+    for index in candidates:
+        if index < 0:
+            continue
+        unit = doc.units[index]
         if unit.kind not in ("paragraph", "heading") or _in_html(doc, unit.start):
             continue  # a TL;DR is markdown; inside HTML it could be hidden
         label = TLDR_LABEL.match(folded, unit.start, unit.end)

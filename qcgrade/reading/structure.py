@@ -19,7 +19,6 @@ Two decisions about what a reader sees as a quantity (``docs/reading-rules.md``,
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from typing import NamedTuple
 
@@ -30,11 +29,6 @@ from .document import Document
 from .numerals import QUANTITY_START as _QUANTITY_START
 
 _LOWER_START = regex.compile(r"[ \t\n\u00a0]*\p{Ll}")
-
-
-# A line that may open an ordered list item (after container prefixes): a
-# superset of what markdown-it-py accepts, scanned by the stdlib engine.
-_ORDERED_MARKER = re.compile(r"(?m)^[ \t>*+\-0-9.)]*?[0-9]{1,9}[.)](?:[ \t]|$)")
 
 
 class DrawnNumber(NamedTuple):
@@ -48,9 +42,9 @@ class DrawnNumber(NamedTuple):
 
 def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
     """Ordered-list numbers a reader reads as quantities, at their markers in ``source``."""
-    if _ORDERED_MARKER.search(source) is None:
-        return []  # no line opens an ordered list item
     tokens = doc.tokens
+    if not any(_may_draw_a_quantity(tokens[index]) for index in doc.ordered_lists):
+        return []
     unit_tokens = [u.token_index for u in doc.units]
     text = doc.projection.text
     lines = doc.line_starts
@@ -82,6 +76,18 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
             if span is not None:
                 found.append(DrawnNumber(str(drawn), span[0], span[1], at))
     return found
+
+
+def _may_draw_a_quantity(opener: Token) -> bool:
+    """Whether an ordered list may draw a number read as a quantity (see :func:`_reads_as_quantity`).
+
+    A list counting from 0 or 1 draws one only from its tenth item on, and
+    each item takes at least one source line: a shorter list draws none.
+    """
+    start = opener.attrs.get("start", 1)
+    if start not in (0, 1, "0", "1"):
+        return True
+    return opener.map is None or opener.map[1] - opener.map[0] >= 10
 
 
 def _item_closes(tokens: list[Token]) -> dict[int, int]:
