@@ -166,6 +166,9 @@ _ASTRAL_CURRENCY_SIGNS = tuple(c for c in _CURRENCY_SIGNS if ord(c) >= 0x10000)
 _LOOKALIKE_TRIGGER = re.compile("[%\u2030\u2031\u066a\ufe6a\u0609\u060a," + re.escape(_BMP_CURRENCY_SIGNS) + "]")
 
 
+_PLAIN_RUN = frozenset("0123456789.,")
+
+
 def may_show_lookalikes(text: str) -> bool:
     """Whether a letter drawn as a digit may be read as one somewhere in ``text``.
 
@@ -177,16 +180,31 @@ def may_show_lookalikes(text: str) -> bool:
     lookalikes = _LOOKALIKE_CHARS
     if not text.isascii() and any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS):
         return True  # rare signs: take the full pattern rather than a second scan
+    size = len(text)
     for trigger in _LOOKALIKE_TRIGGER.finditer(text):
         at = trigger.start()
         mark = trigger.group()
         if mark in _CURRENCY_SIGNS:
+            # Most amounts are plain ASCII digits: past them, an ASCII character
+            # that is no look-alike ends the run, and the run holds none.
+            j = at + 1
+            if j < size and text[j] == " ":
+                j += 1
+            while j < size and text[j] in _PLAIN_RUN:
+                j += 1
+            if j == size or (text[j].isascii() and text[j] not in lookalikes):
+                continue
             run = _RUN_AFTER.match(text, at + 1)
             if run is not None and not lookalikes.isdisjoint(run.group()):
                 return True
             continue
-        if mark == "," and not (at + 1 < len(text) and (text[at + 1] in lookalikes or text[at + 1].isdigit())):
+        if mark == "," and not (at + 1 < size and (text[at + 1] in lookalikes or text[at + 1].isdigit())):
             continue  # a grouped number goes on after its comma
+        j = at
+        while j > 0 and text[j - 1] in _PLAIN_RUN:
+            j -= 1
+        if j == 0 or (text[j - 1].isascii() and text[j - 1] not in lookalikes):
+            continue  # the same shortcut backwards: "30%", "(1,200,"
         run = _RUN_BEFORE.match(text, 0, at)
         if run is None or lookalikes.isdisjoint(run.group()):
             continue
@@ -205,10 +223,21 @@ _RUN_BEFORE = regex.compile(rf"(?r)(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}.,]){{1,40}}")
 _RUN_AFTER = regex.compile(rf"[ \u00a0]?(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}.,]){{1,40}}")
 
 
-def numeral_pattern(text: str) -> regex.Pattern[str]:
-    """The cheapest pattern that reads in ``text`` exactly the numerals NUMERAL reads."""
+def numeral_pattern(text: str) -> regex.Pattern[str] | None:
+    """The cheapest pattern that reads in ``text`` exactly the numerals NUMERAL reads; None when it reads none.
+
+    Most stretches a scan is asked about hold a comma or a percent sign but no
+    digit at all: with no digit, CJK numeral or number emoji, only a look-alike
+    numeral could be there, and mostly none can.
+    """
     symbols = not text.isascii() and (_SYMBOL_HINT.search(text) is not None or "\U0001f51f" in text or "\U0001f4af" in text)
-    return _PATTERNS[(symbols, may_show_lookalikes(text))]
+    lookalikes = may_show_lookalikes(text)
+    if not symbols and not lookalikes and _ANY_DIGIT.search(text) is None:
+        return None
+    return _PATTERNS[(symbols, lookalikes)]
+
+
+_ANY_DIGIT = regex.compile(r"\p{N}")
 
 
 #: A character that may start or make a numeral; scanning starts a little before the first.

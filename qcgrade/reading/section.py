@@ -239,6 +239,8 @@ class Section:
         # The cheapest pattern for just this stretch: a reward call on a mostly
         # cited section scans little, and pays for little.
         pattern = numeral_pattern(scan[start:end])
+        if pattern is None:
+            return
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
