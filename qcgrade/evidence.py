@@ -1,8 +1,10 @@
 """The evidence slice (paper, appendix A): the closed world a section may cite.
 
 Known fields are validated strictly; unknown extra fields are ignored so slices
-produced by newer pipelines still load. Duplicate card ids, metric tags and
-cross-reference ids are rejected because they make a citation ambiguous.
+produced by newer pipelines still load, except a near miss of a known field
+name, which is a typo that would silently change the verdict (see
+:func:`near_miss`). Duplicate card ids, metric tags and cross-reference ids
+are rejected because they make a citation ambiguous.
 """
 
 from __future__ import annotations
@@ -189,6 +191,7 @@ def load_slice(data: SliceLike) -> EvidenceSlice:
 def _validate(parsed: Any) -> EvidenceSlice:
     if not isinstance(parsed, dict):
         raise SliceError(f"<root>: expected a JSON object, got {type(parsed).__name__}")
+    check_field_names(parsed, _TOP_FIELDS, _ENTRY_FIELDS)
     try:
         # JSON mode lets arrays stand for tuples while keeping strict scalars.
         return EvidenceSlice.model_validate_json(json.dumps(parsed, ensure_ascii=False))
@@ -242,3 +245,89 @@ def _plain(value: Any, depth: int) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v, depth + 1) for v in value]
     return value
+
+
+# Near-miss field names
+#
+# Unknown slice fields are ignored, so slices from newer pipelines still load.
+# But a *near miss* of a known field is almost always a typo, and a typo is
+# silent: ``card`` for ``cards`` turns every citation into an orphan, and
+# ``tldr_min_bullet`` for ``tldr_min_bullets`` switches the TL;DR check off.
+# Such a key is an error with a did-you-mean; any other unknown key is ignored.
+#
+# A key is a near miss of a known field of its level (the slice, a card, a
+# metric or an xref entry) when, compared case-folded with ``-`` read as
+# ``_``, it is
+#
+# - the same name (``Cards``, ``tldr-min-bullets``);
+# - the same words in another order (``tldr_bullets_min``);
+# - one edit away, a swap of neighbours counting as one edit
+#   (``crads``, ``statu``, ``tga``), for names of three letters or more; or
+# - at least 80% similar by rapidfuzz's normalised InDel ratio
+#   (``metric_ref`` for ``metric_refs``, ``titel`` for ``title``).
+#
+# Keys starting with ``x_`` or ``x-`` are extension fields and never typos
+# (``x_source`` is not ``source``).
+
+#: Similarity (0-100, rapidfuzz's ``fuzz.ratio``) from which a name is a near miss.
+NEAR_MISS_RATIO = 80.0
+
+
+def _norm(name: str) -> str:
+    return name.casefold().replace("-", "_")
+
+
+def near_miss(key: str, known: tuple[str, ...]) -> str | None:
+    """The known field ``key`` is a near miss of, or None when it is simply unknown."""
+    if key in known or key.startswith(("x_", "x-", "X_", "X-")):
+        return None
+    from rapidfuzz import fuzz  # only slices with unknown keys pay for the import
+    from rapidfuzz.distance import OSA
+
+    norm = _norm(key)
+    words = sorted(w for w in norm.split("_") if w)
+    best: tuple[float, str] | None = None
+    for field in known:
+        target = _norm(field)
+        if norm == target or (len(words) > 1 and words == sorted(w for w in target.split("_") if w)):
+            return field
+        score = fuzz.ratio(norm, target)
+        if len(norm) >= 3 and OSA.distance(norm, target) <= 1:
+            score = max(score, NEAR_MISS_RATIO)
+        if score >= NEAR_MISS_RATIO and (best is None or score > best[0]):
+            best = (score, field)
+    return best[1] if best else None
+
+
+_TOP_FIELDS: tuple[str, ...] = tuple(EvidenceSlice.model_fields)
+_ENTRY_FIELDS: dict[str, tuple[str, ...]] = {
+    "cards": tuple(Card.model_fields),
+    "metrics": tuple(Metric.model_fields),
+    "xref": tuple(Xref.model_fields),
+}
+
+
+def check_field_names(data: dict[str, Any], top: tuple[str, ...], nested: dict[str, tuple[str, ...]]) -> None:
+    """Raise :class:`SliceError` for the first near-miss key, at the top or in a list entry.
+
+    ``nested`` maps a list field (``cards``) to the known fields of its entries.
+    """
+    _check_object(data, top, "")
+    for field, known in nested.items():
+        entries = data.get(field)
+        if isinstance(entries, list):
+            for index, entry in enumerate(entries):
+                if isinstance(entry, dict):
+                    _check_object(entry, known, f"{field}[{index}].")
+
+
+def _check_object(obj: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+    for key in obj:
+        if not isinstance(key, str) or key in known:
+            continue
+        suggestion = near_miss(key, known)
+        if suggestion is not None:
+            raise SliceError(
+                f"{where}{key}: unknown field; did you mean {suggestion!r}? "
+                "(a misspelt field would be ignored and change the verdict)"
+            )

@@ -267,7 +267,13 @@ def test_config_lists_the_tier2_checks_a_selection_gains(tmp_path: Path) -> None
     write(tmp_path / "qcgrade.toml", 'select = ["bare_number"]\n')
     code, out, _ = run(["config", "--tier2", "--format", "json"], tmp_path)
     assert code == 0
-    assert json.loads(out)["checks"] == ["bare_number", "unhedged_weak_card", "missing_stance", "coverage_floor"]
+    assert json.loads(out)["checks"] == [
+        "bare_number",
+        "unhedged_weak_card",
+        "missing_stance",
+        "coverage_floor",
+        "spelled_number",
+    ]
 
 
 def test_grounding_adds_the_tier3_checks_to_a_selection_like_tier2() -> None:

@@ -65,6 +65,28 @@ HOSTILE = {
     "HTML block of tags": lambda: "<div>\n" + "<span>42 &amp; " * 50_000 + "\n</div>",
     "100k TL;DR items": lambda: "TL;DR – a; " * 50_000,
     "zero-width flood": lambda: "4\u200b" * 100_000,
+    # Reading rules of issue 9: uncapped and wrapped groups, tails, quotations, abbreviations.
+    "one 1 MB bracket group": lambda: "[" + "E001, " * 170_000 + "E047]",
+    "100k nested bracket openers": lambda: "[a [b] " * 50_000,
+    "100k marker-only tails": lambda: "x. [E001] " * 100_000,
+    "100k quotation marks": lambda: '"a. ' * 100_000 + "[E001]",
+    "100k ellipses": lambda: "a... " * 100_000,
+    "100k initials": lambda: "U.S. A. " * 50_000,
+    "100k look-alike brackets": lambda: "\u27e8E047 " * 100_000,
+    "100k hiding tags in code spans": lambda: "`<style>` " * 100_000,
+    "20k header-labelled tables": lambda: "| Week 76 (95% CI) | Source |\n|---|---|\n| 1 | [E001] |\n\n" * 20_000,
+    # Number shapes (docs/reading-rules.md, "Numbers").
+    "1 MB of look-alike letters": lambda: "IlOo" * 250_000 + "%",
+    "100k look-alike groups": lambda: "l,OOO" * 100_000,
+    "100k marks on one digit": lambda: "4" + "\u0332" * 100_000 + "%",
+    "100k CJK numerals": lambda: "四" * 100_000 + "%",
+    "20k list numbers": lambda: "".join(f"{i + 2}. percent of x\n" for i in range(20_000)),
+    "100k nested list markers on a line": lambda: "1. " * 30_000 + "percent",
+    "50k footnote shapes": lambda: "[^45]% " * 50_000,
+    "50k drawn attributes": lambda: '<input value="42%"> ' * 50_000,
+    "CSS content flood": lambda: "<style>" + 'p::after{content:"42%"} ' * 50_000 + "</style>",
+    "100k spelled words": lambda: "one hundred and " * 100_000 + "percent",
+    "100k hyphenated names": lambda: "Wren-" * 100_000 + "8B",
 }
 
 
@@ -79,7 +101,25 @@ def test_hostile_input_costs_at_most_a_constant_times_prose(name: str, case_slic
 
 @pytest.mark.parametrize(
     "unit",
-    ["_a", "[a](", "| 1 | [E001] |\n", "&#", "<a ", "a. ", "Revenue grew 4.2% [E001]. Costs 7. ", "4\u200b", "[E001] 42 "],
+    [
+        "_a",
+        "[a](",
+        "| 1 | [E001] |\n",
+        "&#",
+        "<a ",
+        "a. ",
+        "Revenue grew 4.2% [E001]. Costs 7. ",
+        "4\u200b",
+        "[E001] 42 ",
+        '"Rev 4%. Up. " [E001],\n',
+        "x. [E001] Dr. A. ",
+        "[E001,\nE002 ",
+        "IO% l,OOO ",
+        "42. percent\n",
+        "forty-two percent ",
+        '<input value="4"> ',
+        "Rs42 crore 3200億円 ",
+    ],
 )
 def test_cost_grows_linearly(unit: str, case_slice: dict) -> None:
     """Doubling the input twice must not much more than quadruple the time."""

@@ -216,3 +216,57 @@ def test_grounding_spans_are_honest_and_deterministic(case_slice: dict, text: st
         )
         shown_as_written = named in (span, repr(span))
         assert shown_as_written or any(ch in span for ch in "&\\*_`<\u200b"), (finding, span)
+
+
+# The reading families of issue 9, generated: a terminator of any script, a
+# wrapped or look-alike group, a marker-only tail. See docs/reading-rules.md.
+
+_STERMS = st.sampled_from(list("!?‼‽⁇⁈⁉⸮؟۔।॥።。｡︒﹖﹗"))
+_CLOSERS = st.sampled_from(["", '"', "”", "“", "»", "«", "’", "‘", "›", ")", "]"])
+_OPENERS = st.sampled_from(["The board", "It", "Costs", "A plan", "Management", "取締役会は", "وافق"])
+_ONLY = Options(select=frozenset({"bare_number"}))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_STERMS, _CLOSERS, st.sampled_from([" ", "\n", "  "]), _OPENERS)
+def test_a_citation_never_vouches_for_the_sentence_before_it(
+    case_slice: dict, term: str, closer: str, space: str, opener: str
+) -> None:
+    """Whatever the script of the terminator and the style of the closing quote."""
+    text = f"Revenue grew 42%{term}{closer}{space}{opener} approved the plan [E001]."
+    findings = grade(text, case_slice, _ONLY).findings
+    assert [text[f.start : f.end] for f in findings] == ["42%"], text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([" ", "\n", "  ", ""]), st.sampled_from(["[E001]", "[E001, E003]", "{m_rev}", "[E001;\nE003]"]))
+def test_a_marker_only_tail_belongs_to_the_sentence_before(case_slice: dict, space: str, tail: str) -> None:
+    cited = f"Revenue grew 42%.{space or ' '}{tail} Churn rose 9%."
+    assert [cited[f.start : f.end] for f in grade(cited, case_slice, _ONLY).findings] == ["9%"], cited
+
+
+_IDS = st.lists(st.sampled_from(["E001", "E002", "E003", "E004"]), min_size=0, max_size=80)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_IDS, st.sampled_from([", ", ",\n", "; ", ";\n", ",\n  "]), st.integers(0, 80))
+def test_an_orphan_in_a_wrapped_or_long_group_is_reported(case_slice: dict, ids: list[str], separator: str, at: int) -> None:
+    ids = ids[:]
+    ids.insert(min(at, len(ids)), "E047")
+    text = f"Revenue grew [{separator.join(ids)}]."
+    findings = grade(text, case_slice, Options(select=frozenset({"orphan_citation"}))).findings
+    assert [text[f.start : f.end] for f in findings] == ["E047"], text
+
+
+def _bracket_pairs() -> list[tuple[str, str]]:
+    from qcgrade.reading.projection import _OPENING_BRACKETS
+
+    return [(chr(c), chr(c + 1)) for c in _OPENING_BRACKETS] + [("[", "]"), ("【", "】"), ("［", "］")]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_bracket_pairs()), st.sampled_from(["E047", "E001a", "E 047", "E04\u20e37", "E047\u1d43", "E0O1"]))
+def test_look_alike_brackets_and_near_miss_ids_are_orphans(case_slice: dict, pair: tuple[str, str], near_miss: str) -> None:
+    text = f"Revenue grew {pair[0]}{near_miss}{pair[1]}."
+    findings = grade(text, case_slice, Options(select=frozenset({"orphan_citation"}))).findings
+    assert [f.check for f in findings] == ["orphan_citation"], text

@@ -19,3 +19,17 @@ def test_ignorable_class_is_default_ignorable_code_point() -> None:
 def test_every_folded_character_is_found_by_the_fold_guard() -> None:
     assert _FOLD and all(_FOLDABLE.match(chr(c)) for c in _FOLD)
     assert all(chr(v).isascii() for v in _FOLD.values())
+
+
+def test_closing_class_is_pe_pf_pi() -> None:
+    """The spelled-out closers are exactly Unicode's Pe, Pf and Pi (assigned in this Python's tables)."""
+    import unicodedata
+
+    from qcgrade.reading.sentences import CLOSING_CLASS
+
+    spelled = regex.compile(f"[{CLOSING_CLASS}]")
+    prop = regex.compile(r"[\p{Pe}\p{Pf}\p{Pi}]")
+    for code in range(0x110000):
+        char = chr(code)
+        if unicodedata.category(char) != "Cn":
+            assert bool(spelled.match(char)) == bool(prop.match(char)), hex(code)

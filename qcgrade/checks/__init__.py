@@ -16,6 +16,7 @@ from . import (
     missing_tldr,
     orphan_citation,
     polarity_mismatch,
+    spelled_number,
     unhedged_weak_card,
     unregistered_metric,
     value_mismatch,
@@ -31,6 +32,7 @@ CHECKS: tuple[Check, ...] = (
     unhedged_weak_card.CHECK,
     missing_stance.CHECK,
     coverage_floor.CHECK,
+    spelled_number.CHECK,
     # Tier 3: grounding.
     value_mismatch.CHECK,
     polarity_mismatch.CHECK,

@@ -25,6 +25,10 @@ from .source_map import Content, Lines, locate
 
 #: Separates units in the visible text; it always ends a sentence.
 UNIT_BREAK = "\u2029"
+#: Separates the cells of a table row: a space, and an invisible separator no
+#: marker group crosses ("{ | m_rev }" is two cells, not a tag). Source text
+#: cannot hold U+2063 here: it is default-ignorable, so it is dropped.
+CELL_BREAK = " \u2063"
 
 
 class Unit(NamedTuple):
@@ -44,6 +48,8 @@ class Document:
     units: tuple[Unit, ...]
     code: tuple[tuple[int, int], ...]  # visible ranges shown verbatim as code, sorted
     html: tuple[tuple[int, int], ...]  # visible ranges inside raw HTML, sorted
+    links: tuple[tuple[int, int], ...]  # visible ranges shown as a link's text, sorted
+    ordered_lists: tuple[int, ...]  # indexes of the ordered lists' opening tokens
     tokens: list[Token]
     line_starts: list[int]
     unit_starts: list[int]  # units[i].start, for bisection
@@ -76,7 +82,20 @@ class _Walk:
     the others (list and quote markers, ``*_close``) add nothing a reader sees.
     """
 
-    __slots__ = ("text", "tokens", "env", "lines", "state", "cleaning", "builder", "units", "regions", "row_start", "row_cursor")
+    __slots__ = (
+        "text",
+        "tokens",
+        "env",
+        "lines",
+        "state",
+        "cleaning",
+        "builder",
+        "units",
+        "regions",
+        "row_start",
+        "row_cursor",
+        "ordered_lists",
+    )
 
     def __init__(self, text: str, tokens: list[Token], env: dict[str, Any]) -> None:
         self.text = text
@@ -90,6 +109,7 @@ class _Walk:
         self.regions = Regions()
         self.row_start = -1  # where the open table row starts in the visible text; -1: no row open
         self.row_cursor = 0  # the row's source offset after its last cell, from its line start
+        self.ordered_lists: list[int] = []
 
     def inline(self, index: int, token: Token) -> None:
         """A paragraph's or heading's text, or one table cell's."""
@@ -129,7 +149,7 @@ class _Walk:
         lines, builder = self.lines, self.builder
         if builder.length > self.row_start:
             at = lines.start(line_no) + self.row_cursor
-            builder.add(" ", at, at)
+            ProjectionBuilder.add(builder, CELL_BREAK, at, at)  # kept by a stripping builder too
         end = _read_block_inline(src, line_no, lines, builder, self.regions, self.state, self.env, self.row_cursor)
         self.row_cursor = end - lines.start(line_no)
 
@@ -164,6 +184,10 @@ class _Walk:
         self.regions.add_html(start, self.builder.length)
         _close_unit(self.builder, self.units, "html", start, index)
 
+    def ordered_list(self, index: int, token: Token) -> None:
+        """An ordered list draws numbers the text does not hold (read in :mod:`.structure`)."""
+        self.ordered_lists.append(index)
+
     def document(self) -> Document:
         units, regions = self.units, self.regions
         return Document(
@@ -171,6 +195,8 @@ class _Walk:
             tuple(units),
             tuple(regions.code),
             tuple(sorted(regions.html)),
+            tuple(sorted(regions.links)),
+            tuple(self.ordered_lists),
             self.tokens,
             self.lines.starts,
             [u.start for u in units],
@@ -186,6 +212,7 @@ _HANDLERS: dict[str, Callable[[_Walk, int, Token], None]] = {
     "fence": _Walk.code,
     "code_block": _Walk.code,
     "html_block": _Walk.html_block,
+    "ordered_list_open": _Walk.ordered_list,
 }
 
 

@@ -23,6 +23,7 @@ from typing import Protocol
 
 import regex
 
+from .html_drawn import css_drawn, drawn_attributes
 from .projection import ProjectionBuilder
 
 #: Replaces a tag that starts a new block: it always ends a sentence.
@@ -54,11 +55,12 @@ _STYLE = re.compile(r"\bstyle\s*=", re.IGNORECASE)
 class HtmlState:
     """What the HTML read so far leaves open: a raw-text element, and how many elements."""
 
-    __slots__ = ("raw", "depth")
+    __slots__ = ("raw", "depth", "css_attributes")
 
     def __init__(self) -> None:
         self.raw: str | None = None
         self.depth = 0
+        self.css_attributes: frozenset[str] = frozenset()  # attributes CSS draws with attr()
 
     @property
     def skipping(self) -> bool:
@@ -112,6 +114,8 @@ def add_html_text(builder: ProjectionBuilder, html_source: HtmlSource, state: Ht
         nxt = amp if amp >= 0 else (lt if lt >= 0 else n)
         if nxt > pos and not state.skipping:
             html_source.add(builder, pos, nxt)
+        elif nxt > pos and state.raw == "style":
+            _add_css(builder, html_source, pos, nxt, state)
         if nxt == n:
             return
         if nxt == amp:
@@ -164,10 +168,27 @@ def _add_tag(builder: ProjectionBuilder, html_source: HtmlSource, lt: int, state
     if state.skipping and not (closing and name.lower() == state.raw):
         return end
     state.feed(closing, name)
-    shown = tag_break(name, source[name_match.end() : end - 1])
+    attributes = source[name_match.end() : end - 1]
+    shown = tag_break(name, attributes)
     if shown:
         builder.add(shown, html_source.source(lt), html_source.source(end - 1) + 1)
+    if not closing and "=" in attributes:
+        at = name_match.end()
+        for text, start, stop in drawn_attributes(name, attributes, state.css_attributes):
+            # Drawn text stands apart from its neighbours, mapped to the attribute value.
+            builder.add(f" {text} ", html_source.source(at + start), html_source.source(at + stop - 1) + 1)
     return end
+
+
+def _add_css(builder: ProjectionBuilder, html_source: HtmlSource, start: int, end: int, state: HtmlState) -> None:
+    """Strings a stylesheet draws with ``content:``, shown where the stylesheet stands."""
+    css = html_source.content[start:end]
+    if "content" not in css.lower():
+        return
+    strings, attributes = css_drawn(css)
+    state.css_attributes = state.css_attributes | attributes
+    for text, s, e in strings:
+        builder.add(f"{BLOCK_BREAK}{text}{BLOCK_BREAK}", html_source.source(start + s), html_source.source(start + e - 1) + 1)
 
 
 def tag_end(source: str, pos: int) -> int:

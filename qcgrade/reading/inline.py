@@ -212,6 +212,7 @@ def _walk_inline(
     state: HtmlState,
 ) -> None:
     autolink = False
+    link_start = -1
     for tok in children:
         kind = tok.type
         start, end = tok.meta.get("qc", (0, 0))
@@ -244,6 +245,10 @@ def _walk_inline(
             builder.add("\n", content.source(start), content.source(end))
         elif kind == "link_open":
             autolink = tok.markup == "autolink"
+            link_start = builder.length
         elif kind == "link_close":
+            if not autolink and 0 <= link_start < builder.length:
+                regions.links.append((link_start, builder.length))
             autolink = False
+            link_start = -1
         # An image shows no text: its alt text is an attribute.

@@ -7,7 +7,15 @@ input (100k unmatched ``[`` included).
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import regex
+
+# Numerals (what a reader reads as one number, and what is a name) have their
+# own module; re-exported so every shape can be read from one place.
+from .numerals import HAS_DIGIT, NUMERAL, footnote_masks, group_masks, scan_start
+
+__all__ = ["HAS_DIGIT", "NUMERAL", "scan_start"]
 
 # Numbers are read with \p{N}: decimal digits (Nd) of any script, letter
 # numbers (Nl: Roman numerals) and other numbers (No: superscripts, fractions
@@ -18,152 +26,139 @@ import regex
 #: (``[3]``, a numeric citation style that never resolves to a card).
 CITATION_ID = regex.compile(r"(?:\p{L}[\p{L}\p{M}]*[-_]?)?\p{N}+")
 # An id-shaped token inside bracketed prose ("[see E009]", "[E001 E009]").
-_ID_TOKEN = regex.compile(r"(?<![\p{L}\p{M}\p{N}_])\p{L}[\p{L}\p{M}]*[-_]?\p{N}+(?![\p{L}\p{M}\p{N}_])")
+# An id attempt inside bracketed prose: a run of letters, marks, digits,
+# underscores, hyphens and inner stops that starts with a letter and holds a
+# digit ("E009", "E047a", "E0O1", "E04\u20e37", "E.047"); "E 047" joins a lone
+# capital to the digits after it. Compared exactly, so a near miss is an orphan.
+_ID_ATTEMPT = regex.compile(
+    r"(?<![\p{L}\p{M}\p{N}_\-\u2010\u2011])(?:\p{Lu}[^\S\u2029]\p{N}[\p{L}\p{M}\p{N}_\-\u2010\u2011]*"
+    r"|\p{L}[\p{L}\p{M}\p{N}_\-\u2010\u2011]*(?:\.[\p{L}\p{M}\p{N}_\-\u2010\u2011]+)*)"
+)
+_HAS_LETTER_AND_DIGIT = regex.compile(r"\p{L}.*\p{N}|\p{N}.*\p{L}", regex.DOTALL)
+_PROSE_WORD = regex.compile(r"\p{L}[\p{L}\p{M}.]*")
+#: Words that may stand beside ids in a group that still vouches ("[see E009]",
+#: "[E001, p. 4]"); any other word ("[not from E001]") makes its ids check-only.
+LOCATOR_WORDS = frozenset(
+    "see also cf e.g eg i.e ie and or source sources via per p pp page pages table tables fig figs figure "
+    "ref refs note notes appendix ibid in at from citing cited card cards evidence".split()
+)
 
-# A bracket group with no nested brackets; its parts are split on , and ;.
-CITATION_GROUP = regex.compile(r"\[([^\[\]\n\u2029]{1,512})\]")
+# A bracket group, read whatever its length and across soft line breaks (never
+# a unit or cell break), holding at most one level of nested brackets (an
+# editor's "[p. iv]" inside); its parts are split on , and ;.
+CITATION_GROUP = regex.compile(r"\[([^\[\]\u2029\u2063]*+(?:\[[^\[\]\u2029\u2063]*\][^\[\]\u2029\u2063]*+)*)\]")
 # A footnote reference has a word for an id; "[^30%]" is not one.
 FOOTNOTE = regex.compile(r"\[\^[\w-]{1,64}\]")
 # Braces around one or more identifiers ("{m_rev}", "{m_rev, m_share}").
-METRIC_GROUP = regex.compile(r"\{([^{}\n\u2029]{1,256})\}")
-_METRIC_TOKEN = regex.compile(r"[\p{L}_][\w.\-]{0,127}")
+METRIC_GROUP = regex.compile(r"\{([^{}\u2029\u2063]+)\}")
+# A tag; a format spec ("{m_rev:.1f}") is part of what it names.
+_METRIC_TOKEN = regex.compile(r"[\p{L}_][\w.\-:]{0,127}")
 _METRIC_SEPARATORS = regex.compile(r"[\s,;|/&+]+")
-# A section sign, perhaps spaced or bracketed, then a section id.
-XREF = regex.compile(r"§[^\S\u2029]*[(\[\"'`\-.]?[^\S\u2029]*(\w(?:[\w\-]|\.(?=\w)){0,127})")
+# A section sign (or the top-half sign drawn like it), perhaps spaced,
+# bracketed, quoted or dashed in any style, then a section id.
+XREF = regex.compile(r"[§\u2e39][^\S\u2029]*[(\[\"'`.\p{Pd}\p{Pi}\p{Pf}]?[^\S\u2029]*(\w(?:[\w\-]|\.(?=\w)){0,127})")
 
-# Cyrillic and Greek letters that are drawn like digits (З 3, О/Ο 0, І/Ι 1, б 6).
-_DIGIT_LOOKALIKE = "[\u0417\u0437\u041e\u043e\u0406\u0456\u0431\u0399\u039f\u03bf]"
-
-# Currency codes that a number may be glued to ("USD1.2bn").
-_CURRENCY_CODES = "USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD|KRW|BRL|MXN|ZAR|SEK|NOK|DKK|RUB|TRY|NZD"
-
-#: A numeral: sign, currency, digit groups with separators and decimals, and a
-#: %/currency/unit suffix. Digits glued after letters form an identifier
-#: (``FY25``, ``Q3``, ``m_rev2``), and so do digits after an upper-case
-#: prefix and a hyphen (``COVID-19``, ``EV-003``), unless they are plainly a
-#: quantity: a decimal or grouped number, a percentage, or a number glued to
-#: a currency code (``by30%``, ``USD1.2bn``, ``sub-10%``, ``top-3``).
-NUMERAL = regex.compile(
-    # The first-character test comes first so most positions fail fast.
-    r"(?=[+\-\u2212\u00B1\p{Sc}\p{N}\u0417\u0437\u041E\u043E\u0406\u0456\u0431\u0399\u039F\u03BF])"
-    r"(?:"
-    # Free-standing: not glued to a letter, digit or underscore.
-    r"(?<![\p{L}\p{M}\p{N}_])(?<!\p{Lu}\p{Lu}[-\u2010\u2011])(?<!\p{N}[.,])"
-    r"[+\-\u2212\u00B1]?\p{Sc}?\p{N}+(?:[.,'\u00A0\u202F\u2009]\p{N}+)*(?:[%\u2030\u2031]|\p{Sc})?\p{L}*"
-    # Glued to letters, yet plainly a quantity.
-    r"|(?<=[\p{L}\p{M}_])\p{N}+(?:(?:[.,'\u00A0\u202F\u2009]\p{N}+)+(?:[%\u2030\u2031]|\p{Sc})?|[%\u2030\u2031])\p{L}*"
-    rf"|(?<=(?<![\p{{L}}])(?:{_CURRENCY_CODES}))\p{{N}}+(?:[.,'\u00A0\u202F\u2009]\p{{N}}+)*\p{{L}}*"
-    # Cyrillic or Greek letters drawn like digits, before a percent sign ("ЗО%").
-    rf"|(?<![\p{{L}}\p{{M}}\p{{N}}_])[+\-\u2212]?(?:{_DIGIT_LOOKALIKE}|\p{{N}})*{_DIGIT_LOOKALIKE}"
-    rf"(?:{_DIGIT_LOOKALIKE}|\p{{N}}|[.,])*[%\u2030\u2031]"
-    r")"
+#: A TL;DR label opening its unit, perhaps after a decoration of symbols and
+#: punctuation ("## 📌 TL;DR", "**✅ TL;DR:**"), or a heading or line that ends
+#: by naming it in parentheses ("## 🔑 Key takeaways (TL;DR)").
+TLDR_LABEL = regex.compile(
+    r"[^\p{L}\p{N}\u2029]{0,16}?(TL\s*;\s*DR)(?![\p{L}\p{N}])\s*:?"
+    r"|[^\u2029()]{1,80}\(\s*(TL\s*;\s*DR)\s*\)\s*:?\s*(?=\u2029|$)",
+    regex.IGNORECASE,
 )
-# Where a numeral may start: a number character or a digit look-alike.
-HAS_DIGIT = regex.compile("[\\p{N}" + _DIGIT_LOOKALIKE[1:-1] + "]")
-
-#: Abbreviations that never end a sentence ("e.g. ACME", "vs. peers").
-ABBREVIATIONS = ("e.g", "i.e", "cf", "vs", "viz", "approx", "ca", "incl", "esp", "resp")
-#: Abbreviations that end a sentence unless a lower-case word or a digit
-#: follows ("in Dec. 31", "ACME Inc. and its units", "Fig. 3", "U.S. market"),
-#: matched in any case; and the same for words that are ordinary in lower case.
-SOFT_ABBREVIATIONS = (
-    "mr mrs ms dr prof fig figs eq ref refs vol pp sec ch est al "
-    "jan feb mar apr jun jul aug sep sept oct nov dec inc corp ltd co bros plc llc"
-).split()
-CASED_ABBREVIATIONS = ("No", "Nos", "St")
-
-
-def _alternatives(words: list[str] | tuple[str, ...]) -> str:
-    return "|".join(regex.escape(w) for w in sorted(words, key=len, reverse=True))
-
-
-# A sentence ends at sentence-final punctuation, optional closing quotes,
-# brackets or emphasis, optional citation groups (Wikipedia style "grew.[E1]"),
-# then whitespace or the end. A period after an always-abbreviation never
-# ends one; after a soft abbreviation, an initial or a dotted abbreviation
-# ("J.", "U.S.") it does unless a lower-case word or a digit follows. When in
-# doubt the text is split: a split sentence can only lose an annotation,
-# never borrow one. CJK full stops need no space after them. Unit breaks
-# (U+2029) always end a sentence. One compiled pattern, so the scan stays in C.
-_NOT_WORD = r"(?<![\p{L}\p{M}.])"
-_CLOSERS = r"[\"'\u201D\u2019\u00BB)\]*_]*(?:\[[^\[\]\n\u2029]{1,64}\])*"
-_TERMINALS = "!?\u2026\u203c\u2047\u0964\u06d4\u0589"
-SENTENCE_END = regex.compile(
-    rf"(?=[.{_TERMINALS}\u3002\uFF01\uFF1F\u2029])(?:"
-    r"\."
-    r"(?:(?<!\p{L}\.)|"  # after anything but a letter no abbreviation is possible
-    rf"(?<!{_NOT_WORD}(?i:{_alternatives(ABBREVIATIONS)})\.)"
-    rf"(?!(?<={_NOT_WORD}(?:(?i:{_alternatives(SOFT_ABBREVIATIONS)})|{_alternatives(CASED_ABBREVIATIONS)}"
-    r"|(?:\p{L}\.)*\p{L})\.)\s+[\p{Ll}\p{N}])"
-    r")"
-    rf"[.{_TERMINALS}]*{_CLOSERS}(?:\s+|$)"
-    rf"|[{_TERMINALS}][.{_TERMINALS}]*{_CLOSERS}(?:\s+|$)"
-    rf"|[\u3002\uFF01\uFF1F]+{_CLOSERS}\s*"
-    r"|\u2029\s*"
-    r")"
-)
-
-TLDR_LABEL = regex.compile(r"\s*(TL\s*;\s*DR)(?![\p{L}\p{N}])\s*:?", regex.IGNORECASE)
+TLDR_ANYWHERE = regex.compile(r"TL\s*;\s*DR", regex.IGNORECASE)
 # Inline TL;DR items start at the beginning or after ';' (or a line break) with a dash.
 TLDR_ITEM = regex.compile(r"(?:^|[;\n])\s*[-\u2013\u2014\u2022*]\s+")
 
 
-_END = type(SENTENCE_END.match(".")).end  # Match.end, applied in C by map()
+def citation_ids(group: str, offset: int) -> list[tuple[str, int, int, bool]]:
+    """The ids inside one bracket group as ``(id, start, end, vouches)`` in visible offsets.
 
-
-def sentence_ends(text: str) -> list[int]:
-    """Offsets just past each sentence end in ``text``."""
-    return list(map(_END, SENTENCE_END.finditer(text)))
-
-
-def citation_ids(group: str, offset: int) -> list[tuple[str, int, int]]:
-    """The ids inside one bracket group as ``(id, start, end)`` in visible offsets.
-
-    A part (split on , and ;) that is entirely an id cites it: ``[E001, E002]``
-    cites two cards, ``[3]`` a number. In a part that is prose, every
-    card-shaped token counts too, so ``[see E009]`` and ``[E001 E009]`` cannot
-    slip an orphan past the check; ``[see note three]`` cites nothing.
+    A group whose every part (split on , and ;) is an id cites them all:
+    ``[E001, E002]`` two cards, ``[3]`` a number. In a group holding prose,
+    every id attempt counts (``[see E009]``, ``[E001 E009]``, ``[E047a]``,
+    ``[E 047]``), so no near miss slips past the orphan check; those ids vouch
+    only when the prose is locator words (``see``, ``p.``), never in
+    ``[not from E001]``. ``[see note three]`` cites nothing.
     """
-    found: list[tuple[str, int, int]] = []
-    pos = 0
     parts = group.replace(";", ",").split(",") if ("," in group or ";" in group) else (group,)
+    found: list[tuple[str, int, int, bool]] = []
+    pos = 0
+    pure = True
     for part in parts:
         stripped = part.strip()
         if stripped and CITATION_ID.fullmatch(stripped):
             start = offset + pos + part.index(stripped)
-            found.append((stripped, start, start + len(stripped)))
+            found.append((stripped, start, start + len(stripped), True))
         elif stripped:
-            for token in _ID_TOKEN.finditer(part):
-                found.append((token.group(), offset + pos + token.start(), offset + pos + token.end()))
+            pure = False
+            break
         pos += len(part) + 1
-    return found
+    if pure:
+        return found
+    attempts = [m for m in _ID_ATTEMPT.finditer(group) if _HAS_LETTER_AND_DIGIT.search(m.group())]
+    if not attempts:
+        return []
+    rest = _ID_ATTEMPT.sub(lambda m: " " if _HAS_LETTER_AND_DIGIT.search(m.group()) else m.group(), group)
+    vouches = all(w.group().rstrip(".").lower() in LOCATOR_WORDS for w in _PROSE_WORD.finditer(rest))
+    return [(m.group(), offset + m.start(), offset + m.end(), vouches) for m in attempts]
 
 
-_Found = tuple[str, int, int, int, int]  # kind, id start, id end, marker start, marker end
+class _Editorial:
+    """Which bracket groups stand inside a quotation, not at its end."""
+
+    def __init__(self, text: str, quotations: list[tuple[int, int]]) -> None:
+        self._text = text
+        self._quotations = quotations
+        self._starts = [start for start, _ in quotations]
+
+    def inserted(self, start: int, end: int) -> bool:
+        i = bisect_right(self._starts, start) - 1
+        if i < 0 or self._quotations[i][1] <= end:
+            return False
+        close = self._quotations[i][1] - 1  # the closing quote
+        return _CLOSES_QUOTE.match(self._text, end, close + 1) is None
 
 
-def find_markers(text: str) -> tuple[list[_Found], list[tuple[int, int]]]:
+# What may stand between a citation and the closing quote it ends with: "...grew 9% [E001]."
+_CLOSES_QUOTE = regex.compile(r"[^\S\u2029]*[.,;:!?]?[^\S\u2029]*.$", regex.DOTALL)
+
+_Found = tuple[str, int, int, int, int, bool]  # kind, id start, id end, marker start, marker end, may vouch
+
+
+def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref in ``text``; and the spans to blank.
 
-    Returns ``(kind, id_start, id_end, start, end)`` records in no particular
+    Returns ``(kind, id_start, id_end, start, end, may_vouch)`` records in no particular
     order, and the marker spans whose digits never count as numerals. Whether
-    a marker sits in code is the caller's business.
+    a marker sits in code is the caller's business. A bracket group inside one
+    of the ``quotations`` (sorted spans) is an editor's insertion (``[Q4]``,
+    ``[sic]``, ``[2029]``): plain text, unless it closes the quotation.
     """
     found: list[_Found] = []
     masks: list[tuple[int, int]] = []
     if "[" in text:
-        masks.extend(m.span() for m in FOOTNOTE.finditer(text))
+        masks.extend(footnote_masks(text))
+        editorial = _Editorial(text, quotations) if quotations else None
         for match in CITATION_GROUP.finditer(text):
+            if editorial is not None and editorial.inserted(*match.span()):
+                continue
             group = match.group(1)
             if CITATION_ID.fullmatch(group):  # the everyday [E001]
                 start, end = match.span(1)
-                found.append(("citation", start, end, start, end))
-            else:
-                ids = citation_ids(group, match.start(1))
-                if not ids:
-                    continue
-                found.extend(("citation", s, e, s, e) for _id, s, e in ids)
-            masks.append(match.span())
+                found.append(("citation", start, end, start, end, True))
+                masks.append(match.span())
+                continue
+            ids = citation_ids(group, match.start(1))
+            if not ids:
+                continue
+            found.extend(("citation", s, e, s, e, v) for _id, s, e, v in ids)
+            if ids[0][3]:
+                # A group of ids only is blanked whole; in prose only the ids, so its other digits still count.
+                parts = group.replace(";", ",").split(",")
+                masks.extend(group_masks(parts, match.span(), [(i, s, e) for i, s, e, _v in ids]))
+            else:  # a group that cannot vouch: blank the ids only
+                masks.extend((s, e) for _id, s, e, _v in ids)
     if "{" in text:
         for match in METRIC_GROUP.finditer(text):
             inner = match.group(1)
@@ -174,14 +169,40 @@ def find_markers(text: str) -> tuple[list[_Found], list[tuple[int, int]]]:
             masks.append(span)
             if len(tokens) == 1:
                 at = match.start(1) + inner.index(tokens[0])
-                found.append(("metric", at, at + len(tokens[0]), *span))
+                found.append(("metric", at, at + len(tokens[0]), *span, True))
                 continue
             for token in _METRIC_TOKEN.finditer(inner):
                 at = match.start(1) + token.start()
-                found.append(("metric", at, at + len(token.group()), at, at + len(token.group())))
-    if "§" in text:
+                found.append(("metric", at, at + len(token.group()), at, at + len(token.group()), True))
+    if "§" in text or "\u2e39" in text:
         for match in XREF.finditer(text):
             span = match.span()
             masks.append(span)
-            found.append(("xref", *match.span(1), *span))
+            found.append(("xref", *match.span(1), *span, True))
+    return found, masks
+
+
+def link_citations(text: str, links: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:
+    """Links whose whole text is card ids, read as the citations they are shown as.
+
+    ``[E047](https://...)``, or ``[E047]`` with a link reference definition,
+    renders as the link text ``E047``: a reader sees a citation, so it cites
+    (and vouches when the card exists, and is an orphan when it does not). Only
+    link text made of ids, each with a letter and a digit (``E001, E002``), is
+    read so; ``[2025](url)`` or ``[the filing](url)`` stay text.
+    """
+    found: list[_Found] = []
+    masks: list[tuple[int, int]] = []
+    for start, end in links:
+        shown = text[start:end]
+        stripped = shown.strip()
+        if not stripped or "[" in stripped or "]" in stripped:
+            continue  # a bracket group inside the link text is read as one already
+        at = start + shown.index(stripped)
+        ids = citation_ids(stripped, at)
+        parts = [p for p in stripped.replace(";", ",").split(",") if p.strip()]
+        if not ids or len(ids) != len(parts) or not all(_HAS_LETTER_AND_DIGIT.search(i) for i, _s, _e, _v in ids):
+            continue
+        found.extend(("citation", s, e, s, e, True) for _id, s, e, _v in ids)
+        masks.append((start, end))
     return found, masks

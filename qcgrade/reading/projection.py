@@ -36,9 +36,24 @@ _FOLD.update({c: ord("[") for c in (0xFE5D, 0x3010, 0x3014, 0x27E6, 0x3016, 0x30
 _FOLD.update({c: ord("]") for c in (0xFE5E, 0x3011, 0x3015, 0x27E7, 0x3017, 0x3019)})
 _FOLD.update({c: ord("{") for c in (0xFE5B, 0x2774)})
 _FOLD.update({c: ord("}") for c in (0xFE5C, 0x2775)})
+# More bracket look-alikes (quill, angle, double angle, corner, white, tortoise-shell,
+# underbar and half brackets), and white curly brackets as braces: a policy's
+# "⟨E047⟩" is shown as a citation attempt.
+_OPENING_BRACKETS = (
+    0x2045, 0x2329, 0x276C, 0x276E, 0x2770, 0x2772, 0x27C5, 0x27E8, 0x27EA, 0x27EC, 0x2987, 0x2989, 0x298B,
+    0x298D, 0x298F, 0x2991, 0x2993, 0x2995, 0x2997, 0x29FC, 0x2E22, 0x2E24, 0x3008, 0x300A, 0x300C, 0x300E,
+    0x301A, 0xFE17, 0xFE39, 0xFE3B, 0xFE3D, 0xFE3F, 0xFE41, 0xFE43, 0xFE47, 0xFF62,
+)  # fmt: skip
+_FOLD.update({c: ord("[") for c in _OPENING_BRACKETS})
+_FOLD.update({c + 1: ord("]") for c in _OPENING_BRACKETS})
+_FOLD.update({0x2983: ord("{"), 0x2984: ord("}"), 0xFE37: ord("{"), 0xFE38: ord("}")})
 
 
-_FOLDABLE_CLASS = "\uff01-\uff5e\u037e\u2024\ufe52\ufe5b-\ufe5e\u3010\u3011\u3014-\u3019\u27e6\u27e7\u2774\u2775"
+_FOLDABLE_CLASS = (
+    "\uff01-\uff5e\u037e\u2024\ufe52\ufe5b-\ufe5e\u3010\u3011\u3014-\u3019\u27e6\u27e7\u2774\u2775"
+    + "".join(f"{chr(c)}{chr(c + 1)}" for c in _OPENING_BRACKETS)
+    + "\u2983\u2984\ufe37\ufe38"
+)
 _FOLDABLE = re.compile(f"[{_FOLDABLE_CLASS}]")
 
 
@@ -169,13 +184,14 @@ def builder_for(cleaning: bool) -> ProjectionBuilder:
 
 
 class Regions:
-    """Visible ranges shown as code, and ranges inside raw HTML, collected while reading."""
+    """Visible ranges shown as code, inside raw HTML, and as link text, collected while reading."""
 
-    __slots__ = ("code", "html", "_html_start")
+    __slots__ = ("code", "html", "links", "_html_start")
 
     def __init__(self) -> None:
         self.code: list[tuple[int, int]] = []
         self.html: list[tuple[int, int]] = []
+        self.links: list[tuple[int, int]] = []
         self._html_start: int | None = None
 
     def enter_html(self, at: int) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import regex
 from markdown_it.token import Token
@@ -20,8 +20,18 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
-from .lexicon import HAS_DIGIT, NUMERAL, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, sentence_ends
+from .lexicon import HAS_DIGIT, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
+from .names import heading_number, is_name
+from .numerals import numeral_pattern, scan_start, shows_bidi_override
 from .projection import fold
+from .sentences import quoted_spans, sentence_ends
+from .structure import list_numbers
+
+
+class _Finds(Protocol):
+    """What ``Section.find_visible`` scans with: a compiled pattern, or anything with its ``finditer``."""
+
+    def finditer(self, text: str, pos: int = ..., endpos: int | None = ...) -> Iterator[regex.Match[str]]: ...
 
 
 class Marker(NamedTuple):
@@ -69,8 +79,9 @@ class Tldr(NamedTuple):
     form: str  # list | inline
 
 
-# Units read as one sentence each: a code block (shown verbatim, not prose).
-_WHOLE_UNITS = frozenset({"code"})
+# Units read as one sentence each: a code block (shown verbatim, not prose) and a
+# table row (its Source cell cites the whole row, whatever stops its cells hold).
+_WHOLE_UNITS = frozenset({"code", "row"})
 _UNSET = object()
 
 
@@ -110,10 +121,18 @@ class Section:
     def __init__(self, text: str) -> None:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
-        found, masks = _find_markers(folded, doc.code)
-        tldrs, breaks = _find_tldrs(doc, folded)
-        ends = _sentence_ends(doc, folded, breaks)
-        markers = _markers(doc, found, ends, "\u202d" not in text and "\u202e" not in text)
+        quotations = quoted_spans(folded) if ("[" in folded or "{" in folded) else []
+        found, masks = _find_markers(folded, doc, quotations)
+        # Markers that cannot vouch do not hide their digits; section numbers are structure.
+        may_vouch = not shows_bidi_override(text)
+        masks = sorted(_vouching_masks(doc, masks, may_vouch) + _section_numbers(doc, folded))
+        hiding = "<" in text and _hiding_html(doc, text)
+        scan: list[str | None] = [None]
+        tldrs, breaks = _find_tldrs(doc, folded, masks, scan)
+        if hiding:
+            tldrs = []
+        ends = _sentence_ends(doc, folded, breaks, quotations)
+        markers = _markers(doc, found, ends, may_vouch and not hiding)
         setter = object.__setattr__
         setter(self, "text", text)
         setter(self, "lines", LineIndex(text, doc.line_starts))
@@ -127,7 +146,7 @@ class Section:
         setter(self, "_ends", ends)
         setter(self, "_sentences", _UNSET)
         setter(self, "_numerals", _UNSET)
-        setter(self, "_scan", None)
+        setter(self, "_scan", scan[0])
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Section is immutable; cannot set {name!r}")
@@ -144,10 +163,23 @@ class Section:
 
     @property
     def numerals(self) -> tuple[Numeral, ...]:
-        """Every numeral the reader sees, outside markers."""
+        """Every numeral the reader sees, outside markers, in source order."""
         if self._numerals is _UNSET:
-            object.__setattr__(self, "_numerals", tuple(self._scan_numerals(0, len(self._folded))))
+            found = list(self._scan_numerals(0, len(self._folded)))
+            drawn = self._drawn_numerals()
+            if drawn:
+                found = sorted(found + drawn, key=lambda n: (n.start, n.end))
+            object.__setattr__(self, "_numerals", tuple(found))
         return self._numerals  # type: ignore[return-value]
+
+    def _drawn_numerals(self) -> list[Numeral]:
+        """Numbers the renderer draws that the visible text does not hold: list numbers."""
+        if "." not in self.text and ")" not in self.text:
+            return []
+        ends = self._ends
+        return [
+            Numeral(d.text, d.src_start, d.src_end, bisect_right(ends, d.visible_at)) for d in list_numbers(self._doc, self.text)
+        ]
 
     def sentence_at(self, index: int) -> Sentence:
         """``sentences[index]``, building only that one when the list is not built yet.
@@ -168,17 +200,21 @@ class Section:
             yield from (n for n in self.numerals if n.sentence in sentences)
             return
         ends = self._ends
+        all_drawn = self._drawn_numerals()
         for index in sorted(sentences):
             if 0 <= index < len(ends):
                 begin = ends[index - 1] if index else 0
                 # A numeral never spans a sentence end, and those it finds get this index.
-                yield from (n for n in self._scan_numerals(begin, ends[index]) if n.sentence == index)
+                found = [n for n in self._scan_numerals(begin, ends[index]) if n.sentence == index]
+                drawn = [n for n in all_drawn if n.sentence == index]
+                yield from sorted(found + drawn, key=lambda n: (n.start, n.end)) if drawn else found
 
     def numerals_outside(self, sentences: set[int]) -> Iterator[Numeral]:
         """Numerals not in the given sentences, scanning only what is needed."""
         if self._numerals is not _UNSET or not sentences:
             yield from (n for n in self.numerals if n.sentence not in sentences)
             return
+        yield from (n for n in self._drawn_numerals() if n.sentence not in sentences)
         ends = self._ends
         start = 0
         for index in sorted(sentences):
@@ -199,15 +235,77 @@ class Section:
         digit = HAS_DIGIT.search(scan, start, end)
         if digit is None:
             return
-        # A numeral starts at most two characters (sign, currency) before its first digit.
-        start = max(start, digit.start() - 2)
+        start = scan_start(scan, digit.start(), start)
+        # The cheapest pattern for just this stretch: a reward call on a mostly
+        # cited section scans little, and pays for little.
+        pattern = numeral_pattern(scan[start:end])
+        if pattern is None:
+            return
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
-        for match in NUMERAL.finditer(scan, start, end):
+        for match in pattern.finditer(scan, start, end):
             vs, ve = match.span()
+            if ve - vs <= 4 and is_name(scan, vs, ve):
+                continue  # "3Q24", "Strix-9", "Scope 3", "10-K": a name, not a quantity
             src_start, src_end = to_source(vs, ve)
             yield Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs))
+
+    def covered_header_rows(self, annotated: set[int]) -> set[int]:
+        """Header-row sentences of tables whose every body row is in ``annotated``.
+
+        A header labels columns ("HR (95% CI)", "Sep. 30, 2025"); when every
+        row under it is cited, its labels are covered too (see
+        :func:`is_column_label` for what a label may hold).
+        """
+        if "|" not in self.text:
+            return set()
+        covered = set()
+        for header, body in _table_rows(self._doc, self._ends):
+            if header not in annotated and body and all(row in annotated for row in body):
+                covered.add(header)
+        return covered
+
+    def is_column_label(self, numeral: Numeral) -> bool:
+        """Whether a numeral in a header row reads as a column label, not a claim.
+
+        Labels: a year or the tail of a year range (``2025``, ``2019–20``), a
+        day beside a month (``Jun. 30``, ``1 Nov.``), a number glued to a unit
+        or after a label word (``10y``, ``Week 76``), anything else inside
+        parentheses but a percentage (``(n=412)``, ``(5-shot)``), and a
+        confidence level (``95% CI``). ``Revenue grew 42 times`` and
+        ``Revenue (up 42%)`` are claims.
+        """
+        text = self.text
+        line = text[text.rfind("\n", 0, numeral.start) + 1 : numeral.start]
+        after = text[numeral.end : numeral.end + 16]
+        if _CONFIDENCE.match(after) and numeral.text.endswith("%"):
+            return True
+        if _CLAIM_SHAPE.search(numeral.text) is not None:
+            return False
+        if _YEAR_OR_TAIL.fullmatch(numeral.text) and (len(numeral.text) == 4 or _YEAR_RANGE_BEFORE.search(line)):
+            return True
+        if _GLUED_UNIT.fullmatch(numeral.text) or _LABEL_WORD_BEFORE.search(line):
+            return True
+        if _MONTH_BEFORE.search(line) or _MONTH_AFTER.match(after):
+            return True
+        return line.rfind("(") > max(line.rfind(")"), line.rfind("|"))
+
+    def find_visible(self, pattern: _Finds, skip: set[int]) -> Iterator[tuple[regex.Match[str], int, int, int]]:
+        """Matches of ``pattern`` in the visible text outside the sentences in ``skip``.
+
+        Yields ``(match in the visible text, source start, source end, sentence)``;
+        for checks that read words the way a reader sees them (emphasis and tags removed).
+        """
+        visible = self._doc.visible
+        ends = self._ends
+        to_source = self._doc.projection.to_source
+        lo = 0
+        for index, hi in enumerate(ends):
+            if index not in skip:
+                for match in pattern.finditer(visible, lo, hi):
+                    yield (match, *to_source(*match.span()), index)
+            lo = hi
 
     def finding(self, check: str, start: int, end: int, message: str, related: str | None = None) -> Finding:
         """A finding at ``[start, end)``, with its line and column."""
@@ -216,14 +314,101 @@ class Section:
         return Finding(check, message, start, end, line, column, end_line, end_column, related)
 
 
+# HTML that can hide any markdown after it: a <template> (its content is never
+# shown, and markdown-it may end its block early), a <style> element or a
+# stylesheet <link> (CSS can hide any list, label or citation). Lopsided: such
+# a section gets no TL;DR credit and no vouching markers.
+_HIDING_HTML = regex.compile(r"<(?:template|style|link)(?=[\s/>])", regex.IGNORECASE)
+
+
+def _hiding_html(doc: Document, text: str) -> bool:
+    """Whether ``text`` holds a ``<template>``, ``<style>`` or ``<link>`` tag outside code.
+
+    A tag shown in a code span (an odd number of backticks before it on its
+    line) or a code block is text about HTML, not HTML.
+    """
+    matches = list(_HIDING_HTML.finditer(text))
+    if not matches:
+        return False
+    code_lines = [(t.map[0], t.map[1]) for t in doc.tokens if t.type in ("fence", "code_block") and t.map]
+    line_no, counted = 0, 0  # lines counted incrementally: linear in the text
+    for checked, match in enumerate(matches):
+        if checked == 64:
+            return True  # so many tags is no prose about HTML; and the test stays linear
+        line_no += text.count("\n", counted, match.start())
+        counted = match.start()
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if text.count("`", line_start, match.start()) % 2:
+            continue
+        if any(first <= line_no < last for first, last in code_lines):
+            continue
+        return True
+    return False
+
+
 def parse_section(text: str) -> Section:
     """Parse a markdown section into the immutable :class:`Section`."""
     return Section(text)
 
 
-def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:
+_CLAIM_SHAPE = regex.compile(r"[%\u2030\u2031\p{Sc}+\-\u2212\u00b1]")
+_CONFIDENCE = regex.compile(r"\s*(?:CI|PI|CrI|confidence|credible)\b", regex.IGNORECASE)
+_YEAR_OR_TAIL = regex.compile(r"(?:19|20)[0-9]{2}|[0-9]{2}")
+_YEAR_RANGE_BEFORE = regex.compile(r"(?:19|20)[0-9]{2}[-\u2013\u2014/]$")
+_GLUED_UNIT = regex.compile(r"\p{N}+\p{L}{1,3}")
+_LABEL_WORD_BEFORE = regex.compile(r"(?i:week|day|month|year|wave|round|cohort|visit|age|born|n)\s*[=:]?\s*$")
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
+_MONTH_BEFORE = regex.compile(rf"(?i:\b(?:{_MONTHS})[a-z]*\.?)\s*$")
+_MONTH_AFTER = regex.compile(rf"\s*(?i:(?:{_MONTHS})[a-z]*\b)")
+
+
+def _table_rows(doc: Document, ends: list[int]) -> list[tuple[int, list[int]]]:
+    """For each table with a header row: its header sentence and its body-row sentences."""
+    rows = {u.token_index: u for u in doc.units if u.kind == "row"}
+    if not rows:
+        return []
+    tables: list[tuple[int, list[int]]] = []
+    header = -1
+    body: list[int] = []
+    in_head = False
+    for index, token in enumerate(doc.tokens):
+        kind = token.type
+        if kind == "table_open":
+            header, body, in_head = -1, [], False
+        elif kind == "thead_open":
+            in_head = True
+        elif kind == "thead_close":
+            in_head = False
+        elif kind == "tr_close" and index in rows:
+            sentence = bisect_right(ends, rows[index].start)
+            if in_head:
+                header = sentence
+            else:
+                body.append(sentence)
+        elif kind == "table_close" and header >= 0:
+            tables.append((header, body))
+    return tables
+
+
+def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
+    """Section numbers opening headings (see :mod:`qcgrade.reading.names`)."""
+    spans = []
+    for unit in doc.units:
+        if unit.kind == "heading" and folded[unit.start : unit.start + 1].isdigit():
+            number = heading_number(folded, unit.start, unit.end)
+            if number is not None:
+                spans.append(number)
+    return spans
+
+
+def _find_markers(folded: str, doc: Document, quotations: list[tuple[int, int]]) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
-    found, masks = find_markers(folded)
+    found, masks = find_markers(folded, quotations)
+    if doc.links:
+        linked, link_masks = link_citations(folded, doc.links)
+        found.extend(linked)
+        masks.extend(link_masks)
+    code = doc.code
     if code:
         # Markers shown inside code are verbatim text, not markers.
         starts = [s for s, _ in code]
@@ -232,6 +417,22 @@ def _find_markers(folded: str, code: tuple[tuple[int, int], ...]) -> tuple[list[
     found.sort(key=itemgetter(3))
     masks.sort()
     return found, masks
+
+
+def _vouching_masks(doc: Document, masks: list[tuple[int, int]], may_vouch: bool) -> list[tuple[int, int]]:
+    """Only markers that can vouch hide their digits.
+
+    A group inside raw HTML (which can hide its id) or in a section with a bidi
+    override (which can reverse it) cannot vouch, so the reader may see its
+    other characters as a number: "[<span hidden>E001</span> 42%]".
+    """
+    if not masks or (may_vouch and not doc.html):
+        return masks
+    if not may_vouch:
+        return []
+    html = doc.html
+    starts = [s for s, _ in html]
+    return [m for m in masks if not _overlaps(starts, html, m[0], m[1])]
 
 
 def _overlaps(starts: list[int], ranges: tuple[tuple[int, int], ...], start: int, end: int) -> bool:
@@ -260,21 +461,21 @@ def _markers(doc: Document, found: list[_Found], ends: list[int], may_vouch: boo
     html = doc.html
     html_starts = [s for s, _ in html]
     by_kind: dict[str, list[Marker]] = {"citation": [], "metric": [], "xref": []}
-    for kind, id_start, id_end, start, end in found:
+    for kind, id_start, id_end, start, end, vouch in found:
         src_start, src_end = to_source(start, end)
-        vouches = may_vouch and not (html and _overlaps(html_starts, html, start, end))
+        vouches = vouch and may_vouch and not (html and _overlaps(html_starts, html, start, end))
         # Ids are compared byte for byte: keep what the text really says.
         by_kind[kind].append(Marker(kind, visible[id_start:id_end], src_start, src_end, bisect_right(ends, start), vouches))
     return by_kind
 
 
-def _sentence_ends(doc: Document, folded: str, breaks: list[int]) -> list[int]:
+def _sentence_ends(doc: Document, folded: str, breaks: list[int], quotations: list[tuple[int, int]]) -> list[int]:
     """Where sentences end: punctuation in prose units, TL;DR items and unit breaks.
 
     Each end lies just past the whitespace that follows it, so no sentence is
     blank. A sentence index is ``bisect_right(ends, offset)``.
     """
-    ends = sentence_ends(folded)
+    ends = sentence_ends(folded, quotations)
     # A heading, table row or code block is one sentence: drop ends inside one.
     inside: list[tuple[int, int]] = []
     for unit in doc.units:
@@ -340,36 +541,47 @@ def _one_sentence(doc: Document, lo: int, hi: int, cites: tuple[str, ...], tags:
     return Sentence(src_start, src_end, stripped, kind, cites, tags)
 
 
-def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
-    """TL;DR blocks, and the inline item boundaries (they end sentences)."""
+def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]], scan: list[str | None]) -> tuple[list[Tldr], list[int]]:
+    """TL;DR blocks, and the inline item boundaries (they end sentences).
+
+    A bullet counts when it shows a word outside its markers (see ``_HAS_WORD``).
+    ``scan[0]`` receives the text with markers blanked, when it is built here.
+    """
     tldrs: list[Tldr] = []
     breaks: list[int] = []
     visible_at: _VisibleUnits | None = None
-    for unit in doc.units:
-        # A label opens its unit; nearly every unit fails this cheap test.
-        head = folded[unit.start : unit.start + 2]
-        if head.upper() != "TL" and not (unit.kind == "html" or head[:1].isspace()):
+    maybe = "TL" in folded or "tl" in folded or "Tl" in folded or "tL" in folded  # no copy of the text
+    if not maybe:
+        return tldrs, breaks
+    # Only a unit that names TL;DR somewhere can open with its label: try those.
+    starts = doc.unit_starts
+    candidates = sorted({bisect_right(starts, m.start()) - 1 for m in TLDR_ANYWHERE.finditer(folded)})
+    for index in candidates:
+        if index < 0:
             continue
+        unit = doc.units[index]
         if unit.kind not in ("paragraph", "heading") or _in_html(doc, unit.start):
             continue  # a TL;DR is markdown; inside HTML it could be hidden
         label = TLDR_LABEL.match(folded, unit.start, unit.end)
         if label is None:
             continue
         if visible_at is None:
-            visible_at = _VisibleUnits(doc, folded)
-        start, end = doc.projection.to_source(*label.span(1))
+            visible_at = _VisibleUnits(doc, _blank(folded, masks) if masks else folded)
+            scan[0] = visible_at.text
+        start, end = doc.projection.to_source(*label.span(1 if label.group(1) is not None else 2))
         listed = _following_list_items(unit.token_index, doc.tokens, visible_at)
         if listed is not None:
             tldrs.append(Tldr(start, end, listed, "list"))
             continue
         rest = folded[label.end() : unit.end]
+        shown = visible_at.text[label.end() : unit.end]  # markers blanked: a bullet of markers shows no word
         items = list(TLDR_ITEM.finditer(rest))
         if not items:
-            bullets = 1 if _HAS_WORD.search(rest) else 0
+            bullets = 1 if _HAS_WORD.search(shown) else 0
             tldrs.append(Tldr(start, end, bullets, "inline"))
             continue
         bounds = [m.end() for m in items] + [len(rest) + 1]
-        bullets = sum(1 for a, b in zip(bounds, bounds[1:]) if _HAS_WORD.search(rest, a, b - 1))
+        bullets = sum(1 for a, b in zip(bounds, bounds[1:]) if _HAS_WORD.search(shown, a, b - 1))
         tldrs.append(Tldr(start, end, bullets, "inline"))
         breaks.extend(label.end() + m.start() + (1 if rest[m.start()] in ";\n" else 0) for m in items)
     return tldrs, breaks
@@ -378,22 +590,26 @@ def _find_tldrs(doc: Document, folded: str) -> tuple[list[Tldr], list[int]]:
 class _VisibleUnits:
     """Whether the unit read from a block token shows a bullet's worth of text (asked rarely).
 
-    A bullet needs a letter or a digit outside HTML: "- ." or "- …" is empty.
+    A bullet needs a word outside HTML and markers: "- .", "- …", "- ـ" and
+    "- [E001]" are empty.
     """
 
-    def __init__(self, doc: Document, folded: str) -> None:
+    def __init__(self, doc: Document, text: str) -> None:
         self._by_token = {u.token_index: u for u in doc.units}
         self._doc = doc
-        self._folded = folded
+        self.text = text  # the folded visible text with markers blanked
 
     def get(self, token_index: int, default: bool = False) -> bool:
         unit = self._by_token.get(token_index)
         if unit is None or _in_html(self._doc, unit.start):
             return default
-        return _HAS_WORD.search(self._folded, unit.start, unit.end) is not None
+        return _HAS_WORD.search(self.text, unit.start, unit.end) is not None
 
 
-_HAS_WORD = regex.compile(r"[\p{L}\p{N}]")
+# A word a reader reads: a digit, or a letter other than a modifier letter
+# (tatweel, primes, tone letters draw as strokes and punctuation) and the
+# letters drawn as punctuation (click letters ǀ ǁ ǂ ǃ, syllabics finals ᐧ ᐨ ᐩ ᐪ).
+_HAS_WORD = regex.compile(r"\p{N}|(?![\p{Lm}\u01c0-\u01c3\u1427-\u142a])\p{L}")
 
 
 def _in_html(doc: Document, offset: int) -> bool:

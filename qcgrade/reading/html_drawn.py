@@ -1,0 +1,121 @@
+"""Text a browser draws from HTML attributes and CSS, not from element content.
+
+The lopsided HTML rule (see :mod:`qcgrade.reading.html`) counts every piece
+of text inside HTML as shown for numerals. These are the places a browser
+draws text that is not element content, so the grader reads them as shown
+text too (inside HTML: they can never vouch, but their numbers count):
+
+- form controls: ``<input value|placeholder>``, ``<option label>``;
+- list numbers: ``<ol start>``, ``<li value>`` (the browser draws them), and
+  CSS counters set in a ``style`` attribute (``counter-reset: list-item 41``);
+- embedded documents: ``<iframe srcdoc>``, and ``data:`` URLs of text, HTML
+  or SVG in ``src`` or ``data`` (their text, tags dropped);
+- CSS: strings in ``content:`` declarations of a ``<style>`` element, and the
+  values of the attributes that ``content: attr(name)`` draws.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from urllib.parse import unquote
+
+_ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
+# Attributes whose value the browser draws as text, by element.
+_DRAWN = {
+    "input": ("value", "placeholder"),
+    "textarea": ("placeholder",),
+    "option": ("label",),
+    "ol": ("start",),
+    "li": ("value",),
+    "iframe": ("srcdoc", "src"),
+    "object": ("data",),
+    "embed": ("src",),
+    "img": ("src",),
+}
+_DOCUMENT_ATTRIBUTES = frozenset({"srcdoc", "src", "data"})
+_TAG = re.compile(r"<[^>]*>")
+_DATA_URL = re.compile(r"data:([^,]{0,200}),", re.IGNORECASE)
+_COUNTER = re.compile(r"counter-(?:reset|set|increment)\s*:([^;]*)", re.IGNORECASE)
+_COUNTER_NUMBER = re.compile(r"[+-]?\d+")
+_CSS_CONTENT = re.compile(r"content\s*:([^;}]*)", re.IGNORECASE)
+_CSS_STRING = re.compile(r""""([^"\\]*(?:\\.[^"\\]*)*)"|'([^'\\]*(?:\\.[^'\\]*)*)'""")
+_CSS_ATTR = re.compile(r"attr\(\s*([\w-]+)", re.IGNORECASE)
+
+#: A drawn piece: the text shown, and its start and end in the tag's attribute string.
+Drawn = tuple[str, int, int]
+
+
+def drawn_attributes(name: str, attributes: str, css_attributes: frozenset[str]) -> list[Drawn]:
+    """What the browser draws from the attributes of one start tag ``<name attributes>``."""
+    name = name.lower()
+    wanted = _DRAWN.get(name, ())
+    lowered = attributes.lower()
+    if not wanted and not css_attributes and "counter" not in lowered:
+        return []
+    drawn: list[Drawn] = []
+    for match in _ATTRIBUTE.finditer(attributes):
+        attribute = match.group(1).lower()
+        index = next((i for i in (2, 3, 4) if match.group(i) is not None), 0)
+        if not index:
+            continue
+        value = html.unescape(match.group(index))
+        start, end = match.span(index)
+        if attribute == "style":
+            drawn.extend((n.group(), start, end) for c in _COUNTER.finditer(value) for n in _COUNTER_NUMBER.finditer(c.group(1)))
+        elif attribute == "alt" and name == "img" and not _has_source(attributes):
+            drawn.append((value, start, end))  # an image with no source shows its alt text
+        elif attribute in css_attributes or attribute in wanted:
+            if attribute in ("start", "value") and name in ("ol", "li") and value.strip() in ("0", "1"):
+                continue  # an ordinary list counts from 1
+            shown = _document_text(value) if attribute in _DOCUMENT_ATTRIBUTES else value
+            if shown is not None and shown.strip():
+                drawn.append((shown, start, end))
+    return drawn
+
+
+_SOURCE = re.compile(r"""(?:^|\s)src\s*=\s*(?:"[^"\s]|'[^'\s]|[^\s"'>])""", re.IGNORECASE)
+
+
+def _has_source(attributes: str) -> bool:
+    return _SOURCE.search(attributes) is not None
+
+
+def _document_text(value: str) -> str | None:
+    """The text of an embedded document (srcdoc, or a data: URL); None for a plain URL."""
+    if not value.lower().startswith("data:"):
+        return _strip_tags(value) if "<" in value else None
+    header = _DATA_URL.match(value)
+    if header is None:
+        return None
+    media = header.group(1).lower()
+    if media.split(";")[0] not in ("", "text/plain", "text/html", "image/svg+xml", "application/xhtml+xml"):
+        return None  # an image or other binary: no text a reader reads
+    body = value[header.end() :]
+    if media.endswith(";base64"):
+        try:
+            body = base64.b64decode(unquote(body), validate=False).decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            return None
+    else:
+        body = unquote(body)
+    return _strip_tags(body)
+
+
+def _strip_tags(document: str) -> str:
+    return html.unescape(_TAG.sub(" ", document))
+
+
+def css_drawn(css: str) -> tuple[list[tuple[str, int, int]], set[str]]:
+    """Strings CSS ``content:`` draws, as ``(text, start, end)`` in ``css``; and the attributes ``attr()`` draws."""
+    strings: list[tuple[str, int, int]] = []
+    attributes: set[str] = set()
+    for declaration in _CSS_CONTENT.finditer(css):
+        for string in _CSS_STRING.finditer(css, declaration.start(1), declaration.end(1)):
+            text = string.group(1) if string.group(1) is not None else string.group(2)
+            if text.strip():
+                strings.append((text, string.start(), string.end()))
+        attributes.update(a.group(1).lower() for a in _CSS_ATTR.finditer(css, declaration.start(1), declaration.end(1)))
+    return strings, attributes

@@ -1,0 +1,96 @@
+"""Digits a reader reads as part of a name or as structure, not as a quantity.
+
+Section numbers are blanked before numerals are read, like the digits
+inside markers; the others are dropped as each numeral is read (:func:`is_name`):
+
+- section numbers opening a heading: ``## 1. Demand``, ``### 2.1 Units``,
+  ``## 3) Risks`` (a trailing stop or parenthesis or a dotted level, at most
+  two digits a level, then a capitalised word that is no magnitude, or a
+  symbol: ``## 2.5 Billion ...`` and ``## 42. percent ...`` stay numbers);
+- period labels in the quarter-first and half-first order: ``3Q24``, ``1H25``,
+  ``4Q`` (``Q3``, ``H1``, ``FY25`` are identifiers already);
+- names that carry digits: a capitalised word, a hyphen and at most three
+  digits with at most one capital after them (``Strix-9``, ``Wren-8B``,
+  ``Llama-70B``); a documented category word and one or two digits (``Scope 3``,
+  ``Phase 2b``, ``Tier 1``); a filing form (``10-K``, ``10-Q``, ``8-K``, ``20-F``).
+
+Never blanked: anything with a percent sign, currency, decimal or grouped
+digits after it, and names written with a space before an all-capitals word
+(``737 MAX`` reads as a number: cite it or name it without the digits).
+"""
+
+from __future__ import annotations
+
+import regex
+
+_NOT_QUANTITY_AFTER = r"(?![\p{L}\p{N}_%\u2030\u2031\p{Sc}]|[.,'][\p{N}])"
+
+# Each test runs on one numeral the scan found ("3Q", "9", "8B", "3", "10"),
+# so it costs nothing for the numerals of sentences that are cited anyway.
+_PERIOD_LABEL = regex.compile(r"(?:[1-4]Q|[12]H)(?:[0-9]{4}|[0-9]{2})?" + _NOT_QUANTITY_AFTER)
+_PERIOD_NUMERAL = regex.compile(r"[1-4]Q|[12]H")
+# Capitalised prefixes that make a quantity, not a name ("Top-3", "Sub-10").
+_QUANTITY_PREFIXES = ("Top", "Sub", "Over", "Under", "Mid", "Pre", "Post", "Non", "Up", "Down", "Low", "High", "Near")
+_HYPHENATED_NAME = regex.compile(r"(?<![\p{L}\p{M}\p{N}_])(\p{Lu}\p{Ll}+)[-\u2010\u2011]$")
+_NAME_DIGITS = regex.compile(r"\p{N}{1,3}\p{Lu}?" + _NOT_QUANTITY_AFTER)
+#: Words that name a category by number ("Scope 3 emissions", "a Phase 3 trial").
+CATEGORY_WORDS = frozenset(
+    {
+        "Scope",
+        "Phase",
+        "Tier",
+        "Stage",
+        "Class",
+        "Category",
+        "Level",
+        "Grade",
+        "Gen",
+        "Series",
+        "Title",
+        "Form",
+        "Pillar",
+        "Basel",
+    }
+)
+_WORD_THEN_SPACE = regex.compile(r"(?<![\p{L}\p{M}])(\p{Lu}\p{Ll}+)[^\S\u2029]$")
+_CATEGORY_DIGITS = regex.compile(r"\p{N}{1,2}[a-d]?" + _NOT_QUANTITY_AFTER)  # "Phase 2b"
+_FILING_FORM = regex.compile(r"\p{N}{1,2}-\p{Lu}(?![\p{L}\p{M}\p{N}_])")
+_BEFORE_FILING = regex.compile(r"[\p{L}\p{M}\p{N}_\-.,]")
+
+
+def is_name(text: str, start: int, end: int) -> bool:
+    """Whether the numeral ``text[start:end]`` is a period label or part of a name."""
+    numeral = text[start:end]
+    if _PERIOD_NUMERAL.fullmatch(numeral):
+        return _PERIOD_LABEL.match(text, start) is not None
+    before = text[max(0, start - 16) : start]
+    if before.endswith(("-", "\u2010", "\u2011")):
+        name = _HYPHENATED_NAME.search(before)
+        if name is not None and name.group(1) not in _QUANTITY_PREFIXES:
+            return _NAME_DIGITS.fullmatch(numeral) is not None and _NAME_DIGITS.match(text, start) is not None
+    if before[-1:].isspace():
+        word = _WORD_THEN_SPACE.search(before)
+        if word is not None and word.group(1) in CATEGORY_WORDS:
+            match = _CATEGORY_DIGITS.match(text, start)
+            return match is not None and match.end() >= end
+    if text.startswith("-", end) and (start == 0 or not _BEFORE_FILING.match(text, start - 1)):
+        match = _FILING_FORM.match(text, start)
+        return match is not None and match.start() == start
+    return False
+
+
+# A section number opening a heading.
+_MAGNITUDES = "(?i:hundred|thousand|million|billion|trillion|percent|per|times|bn|mn|m|k|x)(?![\\p{L}])"
+# One or two digits a level, closed by a stop or a parenthesis ("## 3) Risks") or
+# dotted; then a capital, a letter without case or a symbol ("## 1. 📈 Growth"),
+# never a lower-case word, a digit or a magnitude ("## 2.5 Billion ...").
+HEADING_NUMBER = regex.compile(
+    r"[^\S\u2029]*(\p{N}{1,2}\.(?:\p{N}{1,2}\.?)*|\p{N}{1,2}(?:\.\p{N}{1,2})+|\p{N}{1,2}(?=\)))\)?"
+    rf"(?=[^\S\u2029]+(?!{_MAGNITUDES})[^\s\p{{Ll}}\p{{N}}])"
+)
+
+
+def heading_number(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The section number opening the heading ``text[start:end]``, if any."""
+    match = HEADING_NUMBER.match(text, start, end)
+    return match.span(1) if match else None

@@ -1,0 +1,316 @@
+"""What a reader reads as one number in visible text, and what is a name.
+
+Each rule decides what a reader of the rendered section sees as a number; a
+rule that fails honest writing is as much a bug as one that passes a hack.
+The rules, each with an example of both directions, are in
+``docs/reading-rules.md`` (section "Numbers"). In short:
+
+- A number is a run of digits of any script (``\\p{N}``: ``42``, ``٤٢``,
+  ``➍``), a digit may carry combining marks drawn on it (keycaps, underlines,
+  strokes: ``4⃣2⃣``), with its sign, currency, separators, decimals and unit.
+- Digits glued after a Latin, Greek or Cyrillic letter form an identifier
+  (``FY25``, ``Q3``, ``m_rev2``); after a letter of any other script they are
+  a number (``3200億円``, ``ب42``, ``약3200억원``): those scripts glue numbers
+  to words and particles, and write no alphanumeric ids.
+- Glued digits are still a number when plainly a quantity: decimal, grouped,
+  percent, after a currency code (``USD1.2bn``), after a short capitalised
+  prefix when a magnitude follows (``R42bn``, ``RM42m``, ``Rs420 crore``), or
+  after the multiplier ``x`` (``x42``; the CPU names ``x86``, ``x64``,
+  ``x32`` excepted).
+- Names are not quantities: digits after a capitalised word and a hyphen
+  (``COVID-19``, ``Wren-8B``, ``Llama-70B``, ``Strix-9``) unless plainly a
+  quantity (``CAGR-12%``, ``USD-42m``), or unless the word is a prefix
+  (``Mid-2025``, ``Top-3``); quarter and half shapes in every order (``3Q24``,
+  ``1H25``, ``4QFY25``, ``2H``); filing names (``10-K``, ``10-Q``, ``8-K``,
+  ``20-F``); one or two digits after a category word (``Scope 3``,
+  ``Phase 2``, ``Tier 1``, ``Table 4``).
+- Letters drawn like digits read as digits in a numeric context: Latin ``I l
+  O o``, and the Cyrillic and Greek look-alikes, before a percent sign, after
+  a currency sign, or in a grouped or decimal shape (``IO%``, ``$lO.l bn``,
+  ``l,OOO``, ``O.5%``).
+- CJK numerals read as a number before a percent sign or percent word, after
+  ``百分之``, or before a magnitude and a currency (``四十二%``,
+  ``三千二百億円``); ``🔟`` always, ``💯`` before a percent sign or ``x``.
+
+Every alternative is anchored on a literal class and bounded, so the scan is
+linear on any input.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import regex
+
+# Letters drawn like digits: Cyrillic and Greek (З 3, О/Ο 0, І/Ι 1, б 6) and
+# Latin I, l, O, o, S, Z, B (1, 1, 0, 0, 5, 2, 8).
+_CYRILLIC_GREEK_LOOKALIKE = "\u0417\u0437\u041e\u043e\u0406\u0456\u0431\u0399\u039f\u03bf"
+# Mathematical alphanumeric letters drawn as I, l, O or o (bold, italic, sans ...).
+_MATH_LOOKALIKE = "".join(
+    chr(c) for c in range(0x1D400, 0x1D6A4) if unicodedata.normalize("NFKC", chr(c)) in ("I", "l", "O", "o", "S", "Z", "B")
+)
+_LOOKALIKE = f"[IlOoSZB{_CYRILLIC_GREEK_LOOKALIKE}{_MATH_LOOKALIKE}]"
+# Letters that make glued digits an identifier: those of alphabets that write
+# alphanumeric ids. Any other letter (Han, Kana, Hangul, Thai, Arabic, Hebrew,
+# Devanagari ...) does not.
+_ID_LETTER = r"[\p{Latin}\p{Greek}\p{Cyrillic}]"
+# A digit, with any combining marks drawn on it (keycap, underline, stroke).
+_DIGIT = r"\p{N}\p{M}*"
+_DIGITS = rf"(?:{_DIGIT})+"
+_SEPARATOR = "[.,'\u00a0\u202f\u2009]"
+# Percent and per-mille signs, the Arabic and small forms included.
+_PERCENT = "[%\u2030\u2031\u066a\ufe6a\u0609\u060a]"
+_SIGN = "[+\\-\u2212\u00b1]"
+_HYPHEN = "[-\u2010\u2011]"
+# A unit glued after the digits: letters of an id-writing alphabet ("bn", "m",
+# "GW"); other scripts' letters after a number are the next word.
+_UNIT = rf"{_ID_LETTER}*"
+# Currency codes a number may be glued to without a magnitude ("USD1.2bn").
+_CURRENCY_CODES = "USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD|KRW|BRL|MXN|ZAR|SEK|NOK|DKK|RUB|TRY|NZD"
+# Magnitudes that make digits glued after a short prefix an amount ("R42bn").
+_LONG_MAGNITUDE = r"(?:bn|mn|tn|mln|bln|crores?|lakhs?|million|billion|trillion|thousand)(?![\p{L}\p{N}])"
+_SHORT_MAGNITUDE = r"[kmbKM](?![\p{L}\p{N}])"
+# Capitalised hyphen prefixes that are words, not names ("Mid-2025", "Top-3").
+_PREFIX_WORDS = "Mid|Pre|Post|Sub|Top|Over|Under|Non|Up|Circa|Near|Ultra|Super|Pro|Anti|Ex"
+# Category words before one or two digits that make a name ("Scope 3").
+_CATEGORY_WORDS = (
+    "Scope|Phase|Tier|Stage|Level|Class|Category|Grade|Type|Table|Figure|Fig\\.|Exhibit|Item|Note|Chapter"
+    "|Article|Section|Part|Annex|Appendix|Schedule|Pillar|Title|Chart|Step|Round|Wave|Cohort|Arm|Lot"
+)
+# What makes one or two digits after a category word a quantity after all.
+_QUANTITY_AFTER = r"[\p{N}\p{M}]|[.,]\p{N}|\s*(?:[%\u2030\u2031]|(?i:per\s?cent))"
+# Quarter and half shapes in the digit-first order ("3Q24", "1H", "4QFY25").
+_PERIOD = r"(?:[1-4]Q|[12]H)(?:FY|CY)?(?:\p{N}{4}|\p{N}{2})?(?![\p{L}\p{N}])"
+# Filing names: a number, a hyphen and one capital ("10-K", "8-K", "20-F").
+_FILING = r"\p{N}{1,3}-\p{Lu}(?![\p{L}\p{N}])"
+# CJK numerals, and what makes a run of them a quantity.
+_CJK_DIGITS = "〇零一二三四五六七八九十百千两兩壱弐参拾"
+_CJK_MAGNITUDE = "万萬億亿兆"
+_CJK_AFTER = r"(?:[%％\u2030]|パーセント|円|元|ドル|美元|ユーロ|欧元|ウォン|원|圆|圓)"
+
+_FREE = (
+    # Not glued to an id letter, a digit or an underscore.
+    rf"(?<!{_ID_LETTER}\p{{M}}*)(?<![\p{{N}}_])(?<!\p{{N}}[.,])"
+    # Not a name: a capitalised word and a hyphen, unless the word is a prefix.
+    rf"(?<!(?<![\p{{L}}])(?!(?:{_PREFIX_WORDS}){_HYPHEN})\p{{Lu}}\p{{L}}*{_HYPHEN})"
+    # Not one or two digits after a category word, unless plainly a quantity.
+    rf"(?!(?<=(?<![\p{{L}}])(?i:{_CATEGORY_WORDS})[ \u00a0])(?:{_DIGIT}){{1,2}}(?!{_QUANTITY_AFTER}))"
+    rf"(?!{_PERIOD}|{_FILING})"
+    rf"{_SIGN}?\p{{Sc}}?{_DIGITS}(?:{_SEPARATOR}{_DIGITS})*(?:{_PERCENT}|\p{{Sc}})?{_UNIT}"
+)
+# Glued to an id letter (perhaps across a hyphen), yet plainly a quantity.
+_GLUED_QUANTITY = (
+    rf"(?<={_ID_LETTER}\p{{M}}*{_HYPHEN}?|_)"
+    rf"{_DIGITS}(?:(?:{_SEPARATOR}{_DIGITS})+(?:{_PERCENT}|\p{{Sc}})?|{_PERCENT}){_UNIT}"
+)
+# After a listed currency code, perhaps across a hyphen ("USD42m", "USD-42m").
+_AFTER_CODE = rf"(?<=(?<!\p{{L}})(?:{_CURRENCY_CODES}){_HYPHEN}?){_DIGITS}(?:{_SEPARATOR}{_DIGITS})*{_UNIT}"
+# After a short capitalised prefix when a magnitude follows ("R42bn", "Rs420 crore").
+# A one-letter magnitude needs two digits or a decimal, so "B2B" stays a name.
+_AFTER_PREFIX = (
+    r"(?<=(?<![\p{L}\p{M}\p{N}_])\p{Lu}\p{L}{0,2})"
+    rf"(?:\p{{N}}+(?:[.,]\p{{N}}+)*(?=[ \u00a0]?{_LONG_MAGNITUDE})|(?:\p{{N}}{{2,}}|\p{{N}}+[.,]\p{{N}}+)(?={_SHORT_MAGNITUDE}))"
+    rf"{_UNIT}"
+)
+# The multiplier x glued to a number ("grew x42"), but not the CPU names.
+_MULTIPLIER = r"(?<=(?<![\p{L}\p{M}\p{N}_])x)(?!(?:86|64|32)(?![\p{N}]))\p{N}+(?:[.,]\p{N}+)?"
+# Letters drawn like digits in a numeric context. The run holds at least one
+# look-alike; it stands before a percent sign, after a currency sign, or in a
+# grouped or decimal shape.
+_LOOK_RUN = rf"(?:{_LOOKALIKE}|\p{{N}})"
+_LOOKALIKE_NUMERAL = (
+    rf"(?<![\p{{L}}\p{{M}}\p{{N}}_])"
+    rf"(?:"
+    rf"{_SIGN}?(?=(?:{_LOOK_RUN}|[.,]){{0,32}}{_PERCENT}){_LOOK_RUN}*{_LOOKALIKE}(?:{_LOOK_RUN}|[.,](?={_LOOK_RUN}))*{_PERCENT}"
+    rf"|(?<=\p{{Sc}}[ \u00a0]?)(?={_LOOK_RUN}*{_LOOKALIKE}){_LOOK_RUN}{{1,32}}"
+    rf"(?:(?:[.,]{_LOOK_RUN}{{1,32}})+{_UNIT}|(?![\p{{L}}\p{{N}}]|[.,]{_LOOK_RUN}))"
+    rf"|(?={_LOOK_RUN}{{1,3}},){_LOOK_RUN}{{1,3}}(?:,{_LOOK_RUN}{{3}})+(?![\p{{L}}\p{{N}}])"
+    rf")"
+)
+_CJK_NUMERAL = (
+    rf"(?<=百分之)[{_CJK_DIGITS}]{{1,16}}"
+    rf"|[{_CJK_DIGITS}]{{1,16}}[{_CJK_MAGNITUDE}]{{0,2}}(?={_CJK_AFTER})"
+)
+_EMOJI = "\U0001f51f|\U0001f4af(?=[ \u00a0]?(?:[%\u2030x\u00d7]|per))"
+
+# The alternatives after the first open with a one-character guard, so that at
+# most positions they fail before their variable-length lookbehinds run.
+_DIGIT_SHAPES = (
+    rf"(?=[+\-\u2212\u00b1\p{{Sc}}\p{{N}}])(?:{_FREE}"
+    rf"|(?<=[\p{{L}}\p{{M}}_\-\u2010\u2011])(?:{_GLUED_QUANTITY}|{_AFTER_CODE}|{_AFTER_PREFIX}|{_MULTIPLIER}))"
+)
+_SYMBOL_SHAPES = rf"(?=[{_CJK_DIGITS}])(?:{_CJK_NUMERAL})|{_EMOJI}"
+
+#: A numeral the reader sees; see the module docstring for the rules.
+NUMERAL = regex.compile(rf"{_DIGIT_SHAPES}|{_SYMBOL_SHAPES}|{_LOOKALIKE_NUMERAL}")
+# Every alternative costs time at every position, so text that cannot hold a
+# CJK numeral, a number emoji or a look-alike in numeric context is scanned
+# with a pattern without those alternatives (same matches: see numeral_pattern).
+_PATTERNS = {
+    (False, False): regex.compile(_DIGIT_SHAPES),
+    (True, False): regex.compile(rf"{_DIGIT_SHAPES}|{_SYMBOL_SHAPES}"),
+    (False, True): regex.compile(rf"{_DIGIT_SHAPES}|{_LOOKALIKE_NUMERAL}"),
+    (True, True): NUMERAL,
+}
+_SYMBOL_HINT = re.compile(f"[{_CJK_DIGITS}]")
+
+
+_LOOKALIKE_CHARS = frozenset(_LOOKALIKE[1:-1])
+# Where a look-alike numeral may be: a percent sign, a comma before a digit or
+# look-alike, or a currency sign. The stdlib engine scans a literal class fastest.
+_CURRENCY_SIGNS = "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Sc")
+_BMP_CURRENCY_SIGNS = "".join(c for c in _CURRENCY_SIGNS if ord(c) < 0x10000)
+_ASTRAL_CURRENCY_SIGNS = tuple(c for c in _CURRENCY_SIGNS if ord(c) >= 0x10000)
+# A class of BMP characters only: the stdlib engine scans it with a bitmap.
+_LOOKALIKE_TRIGGER = re.compile("[%\u2030\u2031\u066a\ufe6a\u0609\u060a," + re.escape(_BMP_CURRENCY_SIGNS) + "]")
+
+
+_PLAIN_RUN = frozenset("0123456789.,")
+
+
+def may_show_lookalikes(text: str) -> bool:
+    """Whether a letter drawn as a digit may be read as one somewhere in ``text``.
+
+    A superset of where the look-alike alternatives of NUMERAL can match: a
+    run of digits and look-alikes with at least one look-alike, just before a
+    percent sign or comma (and not glued to a word), or just after a currency
+    sign. Most text answers no and is scanned with the faster pattern.
+    """
+    lookalikes = _LOOKALIKE_CHARS
+    if not text.isascii() and any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS):
+        return True  # rare signs: take the full pattern rather than a second scan
+    size = len(text)
+    for trigger in _LOOKALIKE_TRIGGER.finditer(text):
+        at = trigger.start()
+        mark = trigger.group()
+        if mark in _CURRENCY_SIGNS:
+            # Most amounts are plain ASCII digits: past them, an ASCII character
+            # that is no look-alike ends the run, and the run holds none.
+            j = at + 1
+            if j < size and text[j] == " ":
+                j += 1
+            while j < size and text[j] in _PLAIN_RUN:
+                j += 1
+            if j == size or (text[j].isascii() and text[j] not in lookalikes):
+                continue
+            run = _RUN_AFTER.match(text, at + 1)
+            if run is not None and not lookalikes.isdisjoint(run.group()):
+                return True
+            continue
+        if mark == "," and not (at + 1 < size and (text[at + 1] in lookalikes or text[at + 1].isdigit())):
+            continue  # a grouped number goes on after its comma
+        j = at
+        while j > 0 and text[j - 1] in _PLAIN_RUN:
+            j -= 1
+        if j == 0 or (text[j - 1].isascii() and text[j - 1] not in lookalikes):
+            continue  # the same shortcut backwards: "30%", "(1,200,"
+        run = _RUN_BEFORE.match(text, 0, at)
+        if run is None or lookalikes.isdisjoint(run.group()):
+            continue
+        before = run.start() - 1
+        # A numeral may also start inside the run, after one of its separators ("e.g.IO%").
+        if before < 0 or not (text[before].isalpha() or text[before] == "_") or "." in run.group() or "," in run.group():
+            return True
+        if "." in run.group() or "," in run.group():
+            return True  # a numeral may start inside the run, after a stop ("U.S.IO%" holds "S.IO%")
+    return False
+
+
+# The run of digits, marks, separators and look-alikes just before a position
+# (a reverse match) or just after a currency sign.
+_RUN_BEFORE = regex.compile(rf"(?r)(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}.,]){{1,40}}")
+_RUN_AFTER = regex.compile(rf"[ \u00a0]?(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}.,]){{1,40}}")
+
+
+def numeral_pattern(text: str) -> regex.Pattern[str] | None:
+    """The cheapest pattern that reads in ``text`` exactly the numerals NUMERAL reads; None when it reads none.
+
+    Most stretches a scan is asked about hold a comma or a percent sign but no
+    digit at all: with no digit, CJK numeral or number emoji, only a look-alike
+    numeral could be there, and mostly none can.
+    """
+    symbols = not text.isascii() and (_SYMBOL_HINT.search(text) is not None or "\U0001f51f" in text or "\U0001f4af" in text)
+    lookalikes = may_show_lookalikes(text)
+    if not symbols and not lookalikes and _ANY_DIGIT.search(text) is None:
+        return None
+    return _PATTERNS[(symbols, lookalikes)]
+
+
+_ANY_DIGIT = regex.compile(r"\p{N}")
+
+
+#: A character that may start or make a numeral; scanning starts a little before the first.
+HAS_DIGIT = regex.compile(rf"[\p{{N}}{_CYRILLIC_GREEK_LOOKALIKE}{_CJK_DIGITS}%\u066a\ufe6a\u2030\p{{Sc}},\U0001f51f\U0001f4af]")
+
+
+def scan_start(text: str, first: int, floor: int) -> int:
+    """Where to start scanning for numerals, given the first trigger at ``first``.
+
+    A numeral starts at most two characters (sign, currency) before its first
+    digit, but letters drawn as digits may stand before a percent sign or a
+    comma that triggers the scan ("IOO,OOO"): step back over the word.
+    """
+    at = first
+    stop = max(floor, first - 64)
+    while at > stop and not text[at - 1].isspace():
+        at -= 1
+    return max(floor, min(at, first - 2))
+
+
+#: Words that carry a number on as a quantity ("42. percent of", "30) bn").
+QUANTITY_WORDS = (
+    "percent per cent pct percentage percentages points point pts pt pp bp bps basis of out "
+    "million millions billion billions trillion trillions thousand thousands hundred hundreds "
+    "bn mn tn m k crore crores lakh lakhs times x fold units dollars euros pounds yen yuan"
+).split()
+#: A quantity word (or percent or currency sign) ahead, after optional spaces.
+QUANTITY_START = regex.compile(r"[ \t\n\u00a0]*(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))")
+
+# Footnote references: CommonMark shows "[^label]" literally (qcgrade's
+# CommonMark has no footnotes), yet a reader still reads "[^1]" as a footnote
+# mark. It is one when the section defines the label ("[^45]: ..."), or when
+# its label has at most three digits and no percent sign or quantity word
+# follows; otherwise its digits are a number ("[^45]%", "[^42] percent",
+# "[^1200000] units").
+_SHORT_LABEL = regex.compile(r"[^\p{N}]*\p{N}{0,3}[^\p{N}]*")
+_FOOTNOTE_REFERENCE = regex.compile(r"\[\^([\w-]{1,64})\]")
+_FOOTNOTE_DEFINITION = regex.compile(r"(?:^|(?<=[\n\u2029]))[ \t>]*\[\^([\w-]{1,64})\]:")
+
+
+def footnote_masks(text: str) -> list[tuple[int, int]]:
+    """Spans of footnote references whose label the text defines: their digits never count."""
+    if "[^" not in text:
+        return []
+    defined = {m.group(1) for m in _FOOTNOTE_DEFINITION.finditer(text)}
+    return [
+        m.span()
+        for m in _FOOTNOTE_REFERENCE.finditer(text)
+        if m.group(1) in defined
+        or (_SHORT_LABEL.fullmatch(m.group(1)) is not None and QUANTITY_START.match(text, m.end()) is None)
+    ]
+
+
+def group_masks(parts: list[str], span: tuple[int, int], ids: list[tuple[str, int, int]]) -> list[tuple[int, int]]:
+    """What to blank of a bracket group: all of it when it lists only ids, else only its ids.
+
+    In a group that holds prose besides ids ("[margins fell to 38%. See E003]")
+    the prose is text the reader reads, numbers included.
+    """
+    if all(_ID_PART.fullmatch(p.strip()) for p in parts if p.strip()):
+        return [span]
+    return [(start, end) for _id, start, end in ids]
+
+
+_ID_PART = regex.compile(r"(?:\p{L}[\p{L}\p{M}]*[-_]?)?\p{N}+")
+
+
+# A bidi override shown by the text, typed or as an entity ("&#x202E;").
+_BIDI_OVERRIDE_ENTITY = regex.compile(r"&#(?:[xX]0*202[dDeE]|0*823[78]);?")
+
+
+def shows_bidi_override(text: str) -> bool:
+    """Whether ``text`` shows a left-to-right or right-to-left override (which can reverse what it covers)."""
+    if "\u202d" in text or "\u202e" in text:
+        return True
+    return "&#" in text and _BIDI_OVERRIDE_ENTITY.search(text) is not None

@@ -1,0 +1,129 @@
+"""Numbers that are structure, and numbers a browser draws that the text does not hold.
+
+Two decisions about what a reader sees as a quantity (``docs/reading-rules.md``,
+"Numbers"):
+
+- A section number at the start of a heading is structure (``## 1. Growth``,
+  ``## 3) Risks``); that rule lives in :mod:`qcgrade.reading.names`.
+- An ordered list's numbers are drawn by the renderer (CommonMark draws the
+  start number and counts up, whatever the later items say). They are
+  structure when the list counts from 0 or 1. A drawn number is a quantity
+  (read as a numeral, at the item's marker, in the item's first sentence)
+  when it has four digits or more (``1200000. units``), when the item goes on
+  with a quantity word (``42. percent of revenue``, ``30) bn in sales``), or
+  when the list starts above 1 and the item goes on in lower case, the way a
+  sentence that opens with a number does (``42. of the stores closed``).
+  A list that continues at ``4.`` after an interruption, items capitalised,
+  stays structure.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import NamedTuple
+
+import regex
+from markdown_it.token import Token
+
+from .document import Document
+from .numerals import QUANTITY_START as _QUANTITY_START
+
+_LOWER_START = regex.compile(r"[ \t\n\u00a0]*\p{Ll}")
+
+
+class DrawnNumber(NamedTuple):
+    """A number the reader sees that the visible text does not hold."""
+
+    text: str
+    src_start: int
+    src_end: int
+    visible_at: int  # where the reader meets it in the visible text (its sentence)
+
+
+def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
+    """Ordered-list numbers a reader reads as quantities, at their markers in ``source``."""
+    tokens = doc.tokens
+    if not any(_may_draw_a_quantity(tokens[index]) for index in doc.ordered_lists):
+        return []
+    unit_tokens = [u.token_index for u in doc.units]
+    text = doc.projection.text
+    lines = doc.line_starts
+    cursor: dict[int, int] = {}  # per source line: where the next marker may start
+    found: list[DrawnNumber] = []
+    counters: list[tuple[int, int]] = []  # per open ordered list: start, items so far
+    closes = _item_closes(tokens)
+    for index, token in enumerate(tokens):
+        if token.type == "ordered_list_open":
+            start = token.attrs.get("start", 1)
+            counters.append((int(start) if isinstance(start, (int, str)) else 1, 0))
+        elif token.type == "ordered_list_close" and counters:
+            counters.pop()
+        elif token.type == "list_item_open" and token.markup in (".", ")") and counters and token.map:
+            first, count = counters[-1]
+            counters[-1] = (first, count + 1)
+            drawn = first + count
+            unit = bisect_right(unit_tokens, index)
+            # The item's own first unit; an empty item goes on with nothing.
+            if unit < len(doc.units) and doc.units[unit].token_index < closes.get(index, len(tokens)):
+                at = doc.units[unit].start
+                if not _reads_as_quantity(drawn, first, text, at):
+                    continue
+            elif drawn < 1000:
+                continue
+            else:
+                at = doc.units[unit].start if unit < len(doc.units) else len(text)
+            span = _marker(source, token, lines, cursor)
+            if span is not None:
+                found.append(DrawnNumber(str(drawn), span[0], span[1], at))
+    return found
+
+
+def _may_draw_a_quantity(opener: Token) -> bool:
+    """Whether an ordered list may draw a number read as a quantity (see :func:`_reads_as_quantity`).
+
+    A list counting from 0 or 1 draws one only from its tenth item on, and
+    each item takes at least one source line: a shorter list draws none.
+    """
+    start = opener.attrs.get("start", 1)
+    if start not in (0, 1, "0", "1"):
+        return True
+    return opener.map is None or opener.map[1] - opener.map[0] >= 10
+
+
+def _item_closes(tokens: list[Token]) -> dict[int, int]:
+    """For each list item's opening token, the index of its closing token."""
+    closes: dict[int, int] = {}
+    stack: list[int] = []
+    for index, token in enumerate(tokens):
+        if token.type == "list_item_open":
+            stack.append(index)
+        elif token.type == "list_item_close" and stack:
+            closes[stack.pop()] = index
+    return closes
+
+
+def _reads_as_quantity(drawn: int, first: int, text: str, at: int) -> bool:
+    if drawn >= 1000:
+        return True
+    if first in (0, 1):  # an ordinary list: only a lower-case quantity word carries its number on
+        return drawn > 9 and _QUANTITY_START.match(text, at) is not None and _LOWER_START.match(text, at) is not None
+    return _QUANTITY_START.match(text, at) is not None or _LOWER_START.match(text, at) is not None
+
+
+def _marker(source: str, token: Token, line_starts: list[int], cursor: dict[int, int]) -> tuple[int, int] | None:
+    """The marker's digits in its source line, found left to right (nested lists share a line)."""
+    line = token.map[0] if token.map else 0
+    if line >= len(line_starts):
+        return None
+    begin = cursor.get(line, line_starts[line])
+    end = line_starts[line + 1] if line + 1 < len(line_starts) else len(source)
+    at = begin
+    digits = token.info
+    while True:
+        at = source.find(digits + token.markup, at, end)
+        if at < 0:
+            return None
+        if at == 0 or not source[at - 1].isdigit():
+            cursor[line] = at + len(digits)
+            return at, at + len(digits)
+        at += 1
