@@ -24,7 +24,7 @@ import regex
 
 from .values import Value, read_numeral
 
-SIZE, QUALITY = "size", "quality"
+SIZE, QUALITY, OUTCOME = "size", "quality", "outcome"
 UP, DOWN = 1, -1
 
 
@@ -76,6 +76,10 @@ for _words, _axis, _sign in (
 # below"); "gain"/"loss" as a change ("a loss of 3.5 points"), never an
 # accounting line ("net loss of 12 M").
 _FIGURE = r"(?:\p{N}|\p{Sc}|[+\-\u2212~]|\{|(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half)(?!\w))"
+# An amount just before a word: "15% ", "3 points ", "20 bp ", "30 per cent ".
+_MEASURE = r"(?:%|\p{N}\s?(?:points?|pts|pp|bps?)|\p{N}\s(?:per\s?cent|percent))\s"
+# Words that hedge a figure without changing what it measures.
+_HEDGE = r"(?:(?:roughly|around|about|nearly|almost|some|approximately|up\s+to|over|~)\s*)?"
 _YARDSTICK = (
     r"(?:the\s+|its\s+|our\s+)?(?:"
     + _FIGURE
@@ -86,10 +90,17 @@ _CONTEXTUAL = (
     rf"|(?P<down>down)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"
     rf"|(?P<above>above|ahead\s+of|more\s+than)(?=\s+{_YARDSTICK})"
     rf"|(?P<below>below|behind|less\s+than|short\s+of)(?=\s+{_YARDSTICK})"
+    # A figure before a comparison makes it one ("15% below the leader", "30% smaller than").
+    rf"|(?<={_MEASURE})(?P<more>above|larger|bigger|greater|more)"
+    rf"|(?<={_MEASURE})(?P<less>below|smaller|fewer|less)"
+    # A comparative adjective compares when "than" follows ("larger than the company's figure").
+    r"|(?P<more>larger|bigger|greater)(?=\s+than(?!\w))"
+    r"|(?P<less>smaller|fewer)(?=\s+than(?!\w))"
     # "contracted backlog" is under contract; "margin contracted (sharply) to" shrank.
     r"|(?P<contracted>contracted)(?!\s+(?![\p{L}]+ly(?![\p{L}]))(?!to|by|from|in|on|at|as|and|but|while)\p{L})"
-    r"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<gain>gains?)(?=\s+of\s)"
-    r"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<loss>loss(?:es)?|lost)(?=\s+(?:of\s|\p{N}))"
+    # A hedge may stand between a change and its figure ("gain around three points", "lost roughly 3").
+    rf"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<gain>gain(?:s|ed|ing)?)(?=\s+(?:of\s|{_HEDGE}{_FIGURE}))"
+    rf"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<loss>loss(?:es)?|lost|lose|loses|losing)(?=\s+(?:of\s|{_HEDGE}{_FIGURE}))"
 )
 _CONTEXT_MEANING = {
     "up": (SIZE, UP),
@@ -99,7 +110,12 @@ _CONTEXT_MEANING = {
     "contracted": (SIZE, DOWN),
     "gain": (SIZE, UP),
     "loss": (SIZE, DOWN),
+    "more": (SIZE, UP),
+    "less": (SIZE, DOWN),
 }
+# A gap between two levels ("15% below the leader"), not a move over time: it
+# is tied to a sentence only by a shared figure (see match.py).
+_COMPARISONS = frozenset({"more", "less"})
 
 
 def _trie(words: list[str]) -> str:
@@ -152,11 +168,13 @@ class Direction(NamedTuple):
     axis: str
     sign: int
     negated: bool
+    comparison: bool = False  # a gap between levels ("30% smaller than"), not a move
 
 
 # Every alternative of DIRECTION_WORD begins with one of these words, whole.
 _FIRST_WORDS = frozenset(LEXICON) | frozenset(
-    "up down above ahead more below behind less short contracted gain gains loss losses lost".split()
+    "up down above ahead more below behind less short contracted gain gains gained gaining loss losses lost lose loses losing"
+    " larger bigger greater smaller fewer".split()
 )
 _RUN = regex.compile(r"\w+")
 
@@ -183,9 +201,37 @@ def _direction_matches(text: str, start: int, stop: int) -> Iterator[regex.Match
             yield match
 
 
+# The third axis: what a result was, a gain or a loss, whatever it is called
+# ("unrealised gains" against "unrealised losses"; a gain booked on what a card
+# calls a write-off). Nouns only: "gained 5%" is a size.
+_OUTCOME_WORD = regex.compile(
+    r"\b(?<![\w\-])(?:(?P<up>gains?)|(?P<down>loss(?:es)?|write-?offs?|write-?downs?|impairments?))(?![\w\-])",
+    regex.IGNORECASE,
+)
+
+
 def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
-    """Every direction word in ``text[start:end]``, in order."""
+    """Every direction word in ``text[start:end]``, in order (a gain or loss word also once on the outcome axis)."""
     stop = len(text) if end is None else end
+    found = _size_and_quality(text, start, stop)
+    outcomes = [
+        Direction(m.start(), m.end(), m.group(), OUTCOME, UP if m.lastgroup == "up" else DOWN, _negated(text, start, m.start()))
+        for m in _OUTCOME_WORD.finditer(text, start, stop)
+    ]
+    if outcomes:
+        found = sorted(found + outcomes, key=_by_place)
+    return found
+
+
+def _by_place(direction: Direction) -> tuple[int, int]:
+    return direction.start, direction.axis == OUTCOME
+
+
+def _negated(text: str, start: int, at: int) -> bool:
+    return _NEGATION.search(text[max(start, at - _LOOKBACK) : at]) is not None
+
+
+def _size_and_quality(text: str, start: int, stop: int) -> list[Direction]:
     found: list[Direction] = []
     for match in _direction_matches(text, start, stop):
         kind = match.lastgroup or "word"
@@ -193,9 +239,8 @@ def directions(text: str, start: int = 0, end: int | None = None) -> list[Direct
             axis, sign = LEXICON[match.group().lower()]
         else:
             axis, sign = _CONTEXT_MEANING[kind]
-        before = text[max(start, match.start() - _LOOKBACK) : match.start()]
-        negated = _NEGATION.search(before) is not None
-        found.append(Direction(match.start(), match.end(), match.group(), axis, sign, negated))
+        negated = _negated(text, start, match.start())
+        found.append(Direction(match.start(), match.end(), match.group(), axis, sign, negated, kind in _COMPARISONS))
     return found
 
 
