@@ -17,6 +17,8 @@ is a bounded alternation of literal words, so scans are linear.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -24,7 +26,7 @@ import regex
 
 from .values import Value, read_numeral
 
-SIZE, QUALITY = "size", "quality"
+SIZE, QUALITY, OUTCOME = "size", "quality", "outcome"
 UP, DOWN = 1, -1
 
 
@@ -76,6 +78,10 @@ for _words, _axis, _sign in (
 # below"); "gain"/"loss" as a change ("a loss of 3.5 points"), never an
 # accounting line ("net loss of 12 M").
 _FIGURE = r"(?:\p{N}|\p{Sc}|[+\-\u2212~]|\{|(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half)(?!\w))"
+# An amount just before a word: "15% ", "3 points ", "20 bp ", "30 per cent ".
+_MEASURE = r"(?:%|\p{N}\s?(?:points?|pts|pp|bps?)|\p{N}\s(?:per\s?cent|percent))\s"
+# Words that hedge a figure without changing what it measures.
+_HEDGE = r"(?:(?:roughly|around|about|nearly|almost|some|approximately|up\s+to|over|~)\s*)?"
 _YARDSTICK = (
     r"(?:the\s+|its\s+|our\s+)?(?:"
     + _FIGURE
@@ -86,10 +92,17 @@ _CONTEXTUAL = (
     rf"|(?P<down>down)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"
     rf"|(?P<above>above|ahead\s+of|more\s+than)(?=\s+{_YARDSTICK})"
     rf"|(?P<below>below|behind|less\s+than|short\s+of)(?=\s+{_YARDSTICK})"
+    # A figure before a comparison makes it one ("15% below the leader", "30% smaller than").
+    rf"|(?<={_MEASURE})(?P<more>above|larger|bigger|greater|more)"
+    rf"|(?<={_MEASURE})(?P<less>below|smaller|fewer|less)"
+    # A comparative adjective compares when "than" follows ("larger than the company's figure").
+    r"|(?P<more>larger|bigger|greater)(?=\s+than(?!\w))"
+    r"|(?P<less>smaller|fewer)(?=\s+than(?!\w))"
     # "contracted backlog" is under contract; "margin contracted (sharply) to" shrank.
     r"|(?P<contracted>contracted)(?!\s+(?![\p{L}]+ly(?![\p{L}]))(?!to|by|from|in|on|at|as|and|but|while)\p{L})"
-    r"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<gain>gains?)(?=\s+of\s)"
-    r"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<loss>loss(?:es)?|lost)(?=\s+(?:of\s|\p{N}))"
+    # A hedge may stand between a change and its figure ("gain around three points", "lost roughly 3").
+    rf"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<gain>gain(?:s|ed|ing)?)(?=\s+(?:of\s|{_HEDGE}{_FIGURE}))"
+    rf"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<loss>loss(?:es)?|lost|lose|loses|losing)(?=\s+(?:of\s|{_HEDGE}{_FIGURE}))"
 )
 _CONTEXT_MEANING = {
     "up": (SIZE, UP),
@@ -99,7 +112,12 @@ _CONTEXT_MEANING = {
     "contracted": (SIZE, DOWN),
     "gain": (SIZE, UP),
     "loss": (SIZE, DOWN),
+    "more": (SIZE, UP),
+    "less": (SIZE, DOWN),
 }
+# A gap between two levels ("15% below the leader"), not a move over time: it
+# is tied to a sentence only by a shared figure (see match.py).
+_COMPARISONS = frozenset({"more", "less"})
 
 
 def _trie(words: list[str]) -> str:
@@ -152,50 +170,131 @@ class Direction(NamedTuple):
     axis: str
     sign: int
     negated: bool
+    comparison: bool = False  # a gap between levels ("30% smaller than"), not a move
 
 
 # Every alternative of DIRECTION_WORD begins with one of these words, whole.
 _FIRST_WORDS = frozenset(LEXICON) | frozenset(
-    "up down above ahead more below behind less short contracted gain gains loss losses lost".split()
+    "up down above ahead more below behind less short contracted gain gains gained gaining loss losses lost lose loses losing"
+    " larger bigger greater smaller fewer".split()
 )
 _RUN = regex.compile(r"\w+")
+
+
+# The third axis: what a result was, a gain or a loss, whatever it is called
+# ("unrealised gains" against "unrealised losses"; a gain booked on what a card
+# calls a write-off). Nouns only: "gained 5%" is a size.
+_OUTCOME_WORD = regex.compile(
+    r"\b(?<![\w\-])(?:(?P<up>gains?)|(?P<down>loss(?:es)?|write-?offs?|write-?downs?|impairments?))(?![\w\-])",
+    regex.IGNORECASE,
+)
+# Every match of _OUTCOME_WORD begins with one of these words, whole ("write" of "write-off").
+_OUTCOME_FIRST = frozenset("gain gains loss losses write writeoff writeoffs writedown writedowns impairment impairments".split())
+# Candidate words in lowercased ASCII text: one pass of the ``re`` engine, which
+# skips to a possible first letter in C (far cheaper than a Python loop over words).
+_CANDIDATE = re.compile(r"\b(?:" + _trie(sorted(_FIRST_WORDS | _OUTCOME_FIRST)) + r")\b")
+
+
+# The only characters that case-fold onto ASCII letters (long s, Kelvin sign) or
+# lowercase to two characters (dotted capital I): text without them can be lowered
+# and scanned for ASCII words offset for offset.
+_FOLDS_ODDLY = regex.compile("[\u017f\u212a\u0130]")
+
+
+def _lowered(text: str) -> str | None:
+    """``text.lower()`` when its offsets and words are those of ``text`` (see _FOLDS_ODDLY), else None."""
+    if text.isascii() or _FOLDS_ODDLY.search(text) is None:
+        return text.lower()
+    return None
+
+
+def _candidates(text: str, start: int, stop: int) -> Iterator[tuple[int, str]]:
+    """(offset, lowercased word) of every word run in ``text[start:stop]`` that may begin a direction.
+
+    Every run that is one of the first words is yielded (and others may be;
+    the patterns decide). Text with a character that folds oddly has every
+    non-ASCII run yielded too, case folding being the regex engine's business.
+    """
+    lowered = _lowered(text[start:stop])
+    if lowered is not None:
+        for found in _CANDIDATE.finditer(lowered):
+            yield start + found.start(), found.group()
+        return
+    for run in _RUN.finditer(text, start, stop):
+        word = run.group()
+        if not word.isascii() or word.lower() in _FIRST_WORDS or word.lower() in _OUTCOME_FIRST:
+            yield run.start(), word.lower() if word.isascii() else ""
 
 
 def _direction_matches(text: str, start: int, stop: int) -> Iterator[regex.Match[str]]:
     """What ``DIRECTION_WORD.finditer(text, start, stop)`` yields, tried only at likely words.
 
     A match starts a run of word characters and its first word is that whole
-    run, so the pattern is tried only where a run is one of ``_FIRST_WORDS``
-    (any non-ASCII run is tried too, case folding being the engine's business).
-    Scanning word runs is several times cheaper than the pattern at every place.
+    run, so the pattern is tried only at :func:`_candidates`.
     """
-    last = start
-    for run in _RUN.finditer(text, start, stop):
-        word = run.group()
-        if word.isascii() and word.lower() not in _FIRST_WORDS:
-            continue
-        at = run.start()
-        if at < last:
-            continue  # inside the previous match ("ahead of")
-        match = DIRECTION_WORD.match(text, at, stop)
-        if match is not None:
-            last = match.end()
+    for _at, match in _matches(text, start, stop):
+        if match.re is DIRECTION_WORD:
             yield match
 
 
-def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
-    """Every direction word in ``text[start:end]``, in order."""
+class Candidates:
+    """Candidate words of a whole text, found in one pass, for reading many of its sentences.
+
+    Gives what :func:`_candidates` gives for a range whose ends are word
+    boundaries (a sentence's are); None for text with a character that folds
+    oddly, which takes the run-by-run path.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.found: list[tuple[int, str]] | None = None
+        lowered = _lowered(text)
+        if lowered is not None:
+            self.found = [(m.start(), m.group()) for m in _CANDIDATE.finditer(lowered)]
+        self.starts = [at for at, _word in self.found or ()]
+
+    def within(self, start: int, stop: int) -> list[tuple[int, str]] | None:
+        if self.found is None:
+            return None
+        i, j = bisect_left(self.starts, start), bisect_left(self.starts, stop)
+        return [(at, word) for at, word in self.found[i:j] if at + len(word) <= stop]
+
+
+def _matches(
+    text: str, start: int, stop: int, candidates: list[tuple[int, str]] | None = None
+) -> Iterator[tuple[int, regex.Match[str]]]:
+    """Matches of DIRECTION_WORD (as its finditer gives them) and of _OUTCOME_WORD, by place."""
+    last = start
+    for at, word in _candidates(text, start, stop) if candidates is None else candidates:
+        if at >= last and (not word or word in _FIRST_WORDS):  # not inside the previous match ("ahead of")
+            match = DIRECTION_WORD.match(text, at, stop)
+            if match is not None:
+                last = match.end()
+                yield at, match
+        if not word or word in _OUTCOME_FIRST:
+            outcome = _OUTCOME_WORD.match(text, at, stop)
+            if outcome is not None:
+                yield at, outcome
+
+
+def directions(text: str, start: int = 0, end: int | None = None, candidates: Candidates | None = None) -> list[Direction]:
+    """Every direction word in ``text[start:end]``, in order (a gain or loss word also once on the outcome axis).
+
+    ``candidates``, the text's candidate words found once, spares a scan per sentence.
+    """
     stop = len(text) if end is None else end
     found: list[Direction] = []
-    for match in _direction_matches(text, start, stop):
+    for at, match in _matches(text, start, stop, None if candidates is None else candidates.within(start, stop)):
+        negated = _NEGATION.search(text[max(start, at - _LOOKBACK) : at]) is not None
+        if match.re is _OUTCOME_WORD:
+            sign = UP if match.lastgroup == "up" else DOWN
+            found.append(Direction(at, match.end(), match.group(), OUTCOME, sign, negated))
+            continue
         kind = match.lastgroup or "word"
         if kind == "word":
             axis, sign = LEXICON[match.group().lower()]
         else:
             axis, sign = _CONTEXT_MEANING[kind]
-        before = text[max(start, match.start() - _LOOKBACK) : match.start()]
-        negated = _NEGATION.search(before) is not None
-        found.append(Direction(match.start(), match.end(), match.group(), axis, sign, negated))
+        found.append(Direction(at, match.end(), match.group(), axis, sign, negated, kind in _COMPARISONS))
     return found
 
 

@@ -27,7 +27,18 @@ import regex
 
 from ..evidence import Card, EvidenceSlice
 from ..reading.section import Numeral, Section, Sentence
-from .directions import LEXICON, Direction, agrees, contradicts, directions, implied_directions
+from .directions import (
+    LEXICON,
+    OUTCOME,
+    QUALITY,
+    SIZE,
+    Candidates,
+    Direction,
+    agrees,
+    contradicts,
+    directions,
+    implied_directions,
+)
 from .values import Value, derived_values, metric_values, read_numeral, read_values, same_value
 
 # Clauses end at punctuation that separates them and at joining words.
@@ -162,6 +173,37 @@ class Sources:
         return any(same(value, v) for v in self.stated) or any(same(value, v) for v in self.derived)
 
 
+# Quantities whose direction says whether things got better or worse: more
+# revenue is better, more cost is worse. A card's "NPL ratio declined" then also
+# says the NPL ratio improved, which a sentence's "worsened" contradicts.
+_GOOD_WHEN_UP = regex.compile(
+    r"(?<![\w\-])(?:revenues?|sales|profits?|earnings|income|margins?|cash\s+flows?|cash\s+generation|ebitda|ebit"
+    r"|volumes?|demand|shipments?|orders|bookings|backlog|retention)(?![\w\-])",
+    regex.IGNORECASE,
+)
+_BAD_WHEN_UP = regex.compile(
+    r"(?<![\w\-])(?:costs?|expenses?|loss(?:es)?|debt|leverage|npls?|non-performing|delinquenc(?:y|ies)|defaults?"
+    r"|churn|burn|impairments?|provisions|charge-offs?|write-offs?|arrears|unemployment)(?![\w\-])",
+    regex.IGNORECASE,
+)
+
+
+def quality_of(direction: Direction, text: str, lo: int) -> Direction | None:
+    """The better/worse a size direction implies for the quantity its clause names first, if that is known.
+
+    The quantity is the first one named before the word in its clause
+    ("net debt to EBITDA increased": debt, so worse).
+    """
+    if direction.axis != SIZE:
+        return None
+    good = _GOOD_WHEN_UP.search(text, lo, direction.start)
+    bad = _BAD_WHEN_UP.search(text, lo, direction.start)
+    if good is None and bad is None:
+        return None
+    polarity = 1 if bad is None or (good is not None and good.start() < bad.start()) else -1
+    return direction._replace(axis=QUALITY, sign=direction.sign * polarity)
+
+
 def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     values: list[Value] = []
     found: list[CardDirection] = []
@@ -171,11 +213,19 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
             lo, hi = clause_bounds(text, 0, len(text), direction.start)
             clause = text[lo:hi]
             near = neighbours(text, direction, lo, hi)
-            found.append(CardDirection(direction, clause, tuple(read_values(clause)), content_words(clause), near))
+            facts = (clause, tuple(read_values(clause)), content_words(clause), near)
+            found.append(CardDirection(direction, *facts))
+            quality = quality_of(direction, text, lo)
+            if quality is not None:
+                found.append(CardDirection(quality, *facts))
         for direction in implied_directions(text):
             lo, hi = clause_bounds(text, 0, len(text), direction.start)
             clause = text[lo:hi]
-            found.append(CardDirection(direction, clause, tuple(read_values(clause)), content_words(clause), lexical=False))
+            facts = (clause, tuple(read_values(clause)), content_words(clause), ("", ""))
+            found.append(CardDirection(direction, *facts, lexical=False))
+            quality = quality_of(direction, text, lo)
+            if quality is not None:
+                found.append(CardDirection(quality, *facts, lexical=False))
     for tag in card.metric_refs:
         values.extend(metrics.get(tag, ()))
     return CardFacts(card, tuple(values), tuple(derived_values(values)), tuple(found))
@@ -239,9 +289,13 @@ class _Reading:
     def numerals(self) -> dict[int, list[Numeral]]:
         """The numerals of the citing sentences, by sentence (only those sentences are scanned)."""
         if self._numerals is None:
-            by_sentence: dict[int, list[Numeral]] = {}
-            for numeral in self.section.numerals_within({c.index for c in self.citing}):
-                by_sentence.setdefault(numeral.sentence, []).append(numeral)
+            by_sentence: dict[int, list[Numeral]] = {c.index: [] for c in self.citing}
+            # One scan of the whole section (tier 1 read only the sentences outside these)
+            # costs about half of scanning these sentences one by one.
+            for numeral in self.section.numerals:
+                numerals = by_sentence.get(numeral.sentence)
+                if numerals is not None:
+                    numerals.append(numeral)
             self._numerals = by_sentence
         return self._numerals
 
@@ -301,8 +355,10 @@ def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[Cit
         spans_of.setdefault(marker.sentence, []).append((marker.start, marker.id))
         if marker.id not in tags_of.setdefault(marker.sentence, []):
             tags_of[marker.sentence].append(marker.id)
+    # Building every sentence at once is cheaper than building the citing ones one by one.
+    sentences = section.sentences
     for index in sorted((set(cards_of) | set(tags_of)) - spoiled):
-        sentence = section.sentence_at(index)  # only the citing ones are built
+        sentence = sentences[index]
         if sentence.kind == "code":
             continue
         owned = tuple((start, tuple(ids)) for start, _end, ids in groups_of.get(index, ()))
@@ -392,6 +448,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     text = section.text
     masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
     mask_starts = [start for start, _end in masks]
+    candidates = Candidates(text)
     for where in reading.citing:
         if not where.cards:
             continue
@@ -400,7 +457,11 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         if not axes:
             continue
         sentence = where.sentence
-        found = [d for d in directions(text, sentence.start, sentence.end) if not _masked(masks, mask_starts, d.start, d.end)]
+        found = [
+            d
+            for d in directions(text, sentence.start, sentence.end, candidates)
+            if not _masked(masks, mask_starts, d.start, d.end)
+        ]
         # Only a word some owning card contradicts can be a miss (see judge()); the
         # sentence is indexed only when there is one.
         suspects = [d for d in found if d.axis in axes and _contradicted(facts, where.owners(d.start), d)]
@@ -427,6 +488,30 @@ def _masked(masks: list[tuple[int, int]], starts: list[int], start: int, end: in
     i = bisect_right(starts, end - 1) - 1
     return i >= 0 and masks[i][1] > start
 
+
+# Nouns that name a change ("the rise", "a gain of 3.5 points").
+_CHANGE_NOUNS = frozenset(
+    """rise rises fall falls decline declines increase increases decrease decreases drop drops dip dips jump jumps
+    surge surges gain gains loss losses growth improvement improvements deterioration contraction expansion slump
+    plunge rebound acceleration deceleration""".split()
+)
+# "that rise", "this decline", "those gains": pointing back.
+_POINTING = regex.compile(r"(?<!\w)(?:that|this|these|those)\s+(?:[\p{L}\-]+\s+)?$", regex.IGNORECASE)
+# A clause that opens with an article and the change ("..., a gain of 3.5 points"): an apposition.
+_OPENING = regex.compile(r"\s*(?:a|an|the)\s+(?:[\p{L}\-]+\s+){0,2}", regex.IGNORECASE)
+# "a rise in costs", "the loss of a customer": the noun names its own quantity.
+_NAMES_OTHER = regex.compile(
+    r"\s+(?:in|of)\s+(?![\p{N}\p{Sc}+\-\u2212~{]|(?:about|around|roughly|nearly|some)\s)", regex.IGNORECASE
+)
+# What may stand between "and"/"but" and a verb whose subject is left out.
+_ELIDED = regex.compile(
+    r"\s*(?:(?:will|would|may|might|could|should|can|is|are|was|were|has|have|had|been|be|to|keep|keeps|kept"
+    r"|continue|continues|continued|continuing|still|also|further|even|then|likely|expected|set|only|probably)\s+)*",
+    regex.IGNORECASE,
+)
+# Words that say a move goes on, so it is the same move as before.
+_GOES_ON = regex.compile(r"(?<!\w)(?:keep|keeps|kept|continues?|continued|continuing|still|further)(?!\w)", regex.IGNORECASE)
+_GOES_ON_AFTER = regex.compile(r"\s+(?:further|faster|more\s+quickly|still)(?!\w)", regex.IGNORECASE)
 
 #: A direction word speaks of at most this many values (the nearest ones).
 _SCOPE_LIMIT = 8
@@ -495,8 +580,9 @@ class _SentenceReader:
         "Cement fell 4% to 11.2 M tonnes, price up 9%": "fell" speaks of 4% and 11.2.
         Nothing next to the word: the clause's values speak for it ("higher | down to 1.1%").
         """
-        k = bisect_left(self.starts, direction.start)
-        after = self.starts[k + 1] if k + 1 < len(self.starts) and self.starts[k + 1] < hi else hi
+        # A gain or loss word is read twice at one place (size and outcome): neighbours start elsewhere.
+        k, m = bisect_left(self.starts, direction.start), bisect_right(self.starts, direction.start)
+        after = self.starts[m] if m < len(self.starts) and self.starts[m] < hi else hi
         before = self.starts[k - 1] if k > 0 and self.starts[k - 1] > lo else lo
         values = self.values_between(direction.end, after, True) or self.values_between(before, direction.start, False)
         if values or (lo, hi) == (before, after):
@@ -512,12 +598,26 @@ class _SentenceReader:
         words = self.words(lo, hi)
         values = self.scope_values(direction, lo, hi)
         near = neighbours(text, direction, lo, hi)
+        antecedent = self.antecedent(direction, lo, hi)
+        if antecedent is not None:
+            # "fell 22%, but most of that rise ...": the word speaks of its antecedent's quantity.
+            a_lo, a_hi, earlier = antecedent
+            words = words | self.words(a_lo, a_hi)
+            if earlier is not None:
+                values = values + self.scope_values(earlier, a_lo, a_hi)
+            else:
+                values = values + self.values_between(a_lo, a_hi, True)
         by_neighbour: list[tuple[str, CardDirection]] = []
         by_value: list[tuple[str, CardDirection]] = []
         by_words: list[tuple[str, CardDirection]] = []
         for card_id in owners:
             for card_direction in facts.cards[card_id].directions:
                 if card_direction.direction.axis != direction.axis:
+                    continue
+                if card_direction.direction.comparison:
+                    # A gap between levels is tied only by its own figure.
+                    if values and any(same(v, c) for v in values for c in card_direction.values):
+                        by_value.append((card_id, card_direction))
                     continue
                 if card_direction.lexical and _same_collocation(near, card_direction.neighbours):
                     # The same collocation ("revenue growth forecast"): surely the same quantity.
@@ -528,13 +628,55 @@ class _SentenceReader:
                     # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
                     by_words.append((card_id, card_direction))
         # A collocation ties more surely than a shared value, and a value more than words.
-        anchored = by_neighbour or by_value or by_words or self.sole_direction(direction, words)
+        if direction.axis == OUTCOME or direction.comparison:
+            # "gains" and "losses" name many things in one sentence, and "smaller than autos"
+            # compares with something else than last year: only the same figure ties them.
+            anchored = by_value
+        else:
+            anchored = by_neighbour or by_value or by_words or self.sole_direction(direction, words)
         if any(agrees(direction, d.direction) for _card, d in anchored):
             return None
         for card_id, card_direction in anchored:
             if contradicts(direction, card_direction.direction):
                 return PolarityMiss(direction, card_id, card_direction, where)
         return None
+
+    def antecedent(self, direction: Direction, lo: int, hi: int) -> tuple[int, int, Direction | None] | None:
+        """The earlier clause this one refers back to (and its direction word), if it does.
+
+        Two ways English does it: a change named by a noun with a pointing or
+        opening article ("..., the first decline", "most of that rise"), and a
+        clause whose subject is left out after "and"/"but" and that says the
+        move goes on ("... rose, and will keep rising", "smaller but growing
+        faster"). A plain "but fell in Q4" is not read this way: it may well
+        be about another period.
+        """
+        text = self.text
+        word = direction.word.lower()
+        if word in _CHANGE_NOUNS:
+            pointed = _POINTING.search(text[max(lo, direction.start - 40) : direction.start])
+            opening = _OPENING.fullmatch(text, lo, direction.start)
+            if (pointed is None and opening is None) or _NAMES_OTHER.match(text, direction.end, hi):
+                return None
+            # The change it names is the nearest one said before its clause.
+            k = bisect_left(self.starts, lo) - 1
+            while k >= 0 and self.found[k].end > lo:
+                k -= 1
+            if k < 0:
+                return None
+            earlier = self.found[k]
+            return (*self.clause(earlier.start), earlier)
+        i = bisect_right(self.break_ends, lo) - 1
+        if i < 0 or self.break_ends[i] != lo:
+            return None
+        joiner = text[self.break_starts[i] : self.break_ends[i]].lower()
+        if joiner not in ("and", "but", "yet") or not _ELIDED.fullmatch(text, lo, direction.start):
+            return None
+        if not (_GOES_ON.search(text, lo, direction.start) or _GOES_ON_AFTER.match(text, direction.end, hi)):
+            return None
+        # The left-out subject is the previous clause's.
+        a_lo, a_hi = self.clause(self.break_starts[i])
+        return a_lo, a_hi, None
 
     def sole_direction(self, direction: Direction, words: frozenset[str]) -> list[tuple[str, CardDirection]]:
         """A weak tie, used when nothing stronger holds: one card, one way, one shared word.
@@ -548,7 +690,11 @@ class _SentenceReader:
         owners = self.where.owners(direction.start)
         if len(owners) != 1:
             return []
-        on_axis = [d for d in self.facts.cards[owners[0]].directions if d.direction.axis == direction.axis and d.lexical]
+        on_axis = [
+            d
+            for d in self.facts.cards[owners[0]].directions
+            if d.direction.axis == direction.axis and d.lexical and not d.direction.comparison
+        ]
         if not on_axis or not any(words & d.words for d in on_axis):
             return []
         first = on_axis[0].direction

@@ -26,8 +26,8 @@ stays linear in the text.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import NamedTuple
 
 import regex
 
@@ -97,8 +97,7 @@ _SPELLED_WORD = regex.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Value:
+class Value(NamedTuple):
     """One written number, read.
 
     ``mantissa`` is the number as written (no sign, no scale), ``half`` half a
@@ -182,8 +181,19 @@ _NUMERAL_PARTS = regex.compile(
 _PLAIN = regex.compile(r"([0-9]+(?:\.[0-9]+)?)(%?)")
 
 
+_BLANKS = " \t\u00a0\u202f\u2009"
+# Half a unit of the last digit, by the number of decimals written.
+_HALVES = tuple(Decimal(5).scaleb(-places - 1) for places in range(12))
+
+
+def _half(places: int) -> Decimal:
+    return _HALVES[places] if places < len(_HALVES) else Decimal(5).scaleb(-places - 1)
+
+
 def _following(after: str) -> tuple[int, str]:
     """The scale and unit a word after a bare numeral gives it ("1.2 billion", "13 bp")."""
+    if not after.lstrip(_BLANKS)[:1].isalpha() or len(after) - len(after.lstrip(_BLANKS)) > 2:
+        return 0, "plain"  # no word right after it: the usual case, without the pattern
     following = _FOLLOWING.match(after)
     if following is None:
         return 0, "plain"
@@ -218,8 +228,10 @@ def read_numeral(numeral: str, before: str = "", after: str = "") -> Value | Non
         else:
             scale, unit = _following(after)
         negative = before.endswith("(") and after.startswith(")")
-        code = _CURRENCY_CODE.search(before[-4:])
-        return Value(Decimal(body), Decimal(5).scaleb(-places - 1), scale, unit, negative, code.group() if code else "")
+        tail = before[-4:]
+        # A code or symbol needs more than blanks and lowercase letters ("to ", "of ").
+        code = _CURRENCY_CODE.search(tail) if tail and not (tail.islower() and tail.strip(_BLANKS).isalpha()) else None
+        return Value(Decimal(body), _half(places), scale, unit, negative, code.group() if code else "")
     ascii_form = _digits(numeral)
     if ascii_form is None:
         return None
