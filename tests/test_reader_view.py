@@ -85,7 +85,7 @@ class _Visible(HTMLParser):
         if drawn >= 1000:
             read = True
         elif start in (0, 1):
-            read = drawn > 9 and bool(QUANTITY_START.match(text)) and bool(_LOWER.match(text))
+            read = drawn > 1 and bool(QUANTITY_START.match(text)) and bool(_LOWER.match(text))
         else:
             read = bool(QUANTITY_START.match(text) or _LOWER.match(text))
         if read:

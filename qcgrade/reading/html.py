@@ -181,9 +181,10 @@ def _add_tag(builder: ProjectionBuilder, html_source: HtmlSource, lt: int, state
 
 
 def _add_css(builder: ProjectionBuilder, html_source: HtmlSource, start: int, end: int, state: HtmlState) -> None:
-    """Strings a stylesheet draws with ``content:``, shown where the stylesheet stands."""
+    """Strings a stylesheet draws with ``content:`` and its counter numbers, shown where the stylesheet stands."""
     css = html_source.content[start:end]
-    if "content" not in css.lower():
+    lowered = css.lower()
+    if "content" not in lowered and "counter" not in lowered:
         return
     strings, attributes = css_drawn(css)
     state.css_attributes = state.css_attributes | attributes

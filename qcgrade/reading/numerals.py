@@ -73,6 +73,13 @@ _LONG_MAGNITUDE = r"(?:bn|mn|tn|mln|bln|crores?|lakhs?|million|billion|trillion|
 _SHORT_MAGNITUDE = r"[kmbKM](?![\p{L}\p{N}])"
 # Capitalised hyphen prefixes that are words, not names ("Mid-2025", "Top-3").
 _PREFIX_WORDS = "Mid|Pre|Post|Sub|Top|Over|Under|Non|Up|Circa|Near|Ultra|Super|Pro|Anti|Ex"
+#: Currency names: before a hyphen they make an amount, not a name ("Euro-420M").
+CURRENCY_NAMES = frozenset(
+    "Euro Euros Dollar Dollars Yen Pound Pounds Rupee Rupees Peso Pesos Franc Francs Yuan Renminbi Won Rand Real"
+    " Reais Ruble Rubles Rouble Roubles Lira Krona Krone Kronor Ringgit Rupiah Baht Dinar Dirham Riyal Naira"
+    " Shilling Zloty".split()
+)
+_NOT_NAME_WORDS = "|".join([_PREFIX_WORDS, *sorted(CURRENCY_NAMES, key=lambda w: (-len(w), w))])
 # Category words before one or two digits that make a name ("Scope 3").
 _CATEGORY_WORDS = (
     "Scope|Phase|Tier|Stage|Level|Class|Category|Grade|Type|Table|Figure|Fig\\.|Exhibit|Item|Note|Chapter"
@@ -92,8 +99,8 @@ _CJK_AFTER = r"(?:[%％\u2030]|パーセント|円|元|ドル|美元|ユーロ|�
 _FREE = (
     # Not glued to an id letter, a digit or an underscore.
     rf"(?<!{_ID_LETTER}\p{{M}}*)(?<![\p{{N}}_])(?<!\p{{N}}[.,])"
-    # Not a name: a capitalised word and a hyphen, unless the word is a prefix.
-    rf"(?<!(?<![\p{{L}}])(?!(?:{_PREFIX_WORDS}){_HYPHEN})\p{{Lu}}\p{{L}}*{_HYPHEN})"
+    # Not a name: a capitalised word and a hyphen, unless the word is a prefix or a currency.
+    rf"(?<!(?<![\p{{L}}])(?!(?:{_NOT_NAME_WORDS}){_HYPHEN})\p{{Lu}}\p{{L}}*{_HYPHEN})"
     # Not one or two digits after a category word, unless plainly a quantity.
     rf"(?!(?<=(?<![\p{{L}}])(?i:{_CATEGORY_WORDS})[ \u00a0])(?:{_DIGIT}){{1,2}}(?!{_QUANTITY_AFTER}))"
     rf"(?!{_PERIOD}|{_FILING})"

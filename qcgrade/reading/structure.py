@@ -63,8 +63,10 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
             counters[-1] = (first, count + 1)
             drawn = first + count
             unit = bisect_right(unit_tokens, index)
-            # The item's own first unit; an empty item goes on with nothing.
-            if unit < len(doc.units) and doc.units[unit].token_index < closes.get(index, len(tokens)):
+            # The item's own first unit; an empty item, or one that opens with a
+            # nested list ("2. 1. revenue"), goes on with nothing of its own.
+            opens_list = index + 1 < len(tokens) and tokens[index + 1].type in ("ordered_list_open", "bullet_list_open")
+            if not opens_list and unit < len(doc.units) and doc.units[unit].token_index < closes.get(index, len(tokens)):
                 at = doc.units[unit].start
                 if not _reads_as_quantity(drawn, first, text, at):
                     continue
@@ -106,7 +108,7 @@ def _reads_as_quantity(drawn: int, first: int, text: str, at: int) -> bool:
     if drawn >= 1000:
         return True
     if first in (0, 1):  # an ordinary list: only a lower-case quantity word carries its number on
-        return drawn > 9 and _QUANTITY_START.match(text, at) is not None and _LOWER_START.match(text, at) is not None
+        return drawn > 1 and _QUANTITY_START.match(text, at) is not None and _LOWER_START.match(text, at) is not None
     return _QUANTITY_START.match(text, at) is not None or _LOWER_START.match(text, at) is not None
 
 
