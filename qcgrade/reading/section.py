@@ -355,7 +355,9 @@ _CLAIM_SHAPE = regex.compile(r"[%\u2030\u2031\p{Sc}+\-\u2212\u00b1]")
 _CONFIDENCE = regex.compile(r"\s*(?:CI|PI|CrI|confidence|credible)\b", regex.IGNORECASE)
 _YEAR_OR_TAIL = regex.compile(r"(?:19|20)[0-9]{2}|[0-9]{2}")
 _YEAR_RANGE_BEFORE = regex.compile(r"(?:19|20)[0-9]{2}[-\u2013\u2014/]$")
-_GLUED_UNIT = regex.compile(r"\p{N}+\p{L}{1,3}")
+# A tenor or label glued to its number ("10y", "5d"); a magnitude or multiple
+# glued on ("420bn", "3x") makes an amount, a claim.
+_GLUED_UNIT = regex.compile(r"\p{N}+(?!(?i:bn|mn|tn|m|k|b|t|x|mln|bln)$)\p{L}{1,3}")
 _LABEL_WORD_BEFORE = regex.compile(r"(?i:week|day|month|year|wave|round|cohort|visit|age|born|n)\s*[=:]?\s*$")
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
 _MONTH_BEFORE = regex.compile(rf"(?i:\b(?:{_MONTHS})[a-z]*\.?)\s*$")

@@ -27,6 +27,7 @@ from markdown_it.token import Token
 
 from .document import Document
 from .numerals import QUANTITY_START as _QUANTITY_START
+from .numerals import QUANTITY_WORDS
 
 _LOWER_START = regex.compile(r"[ \t\n\u00a0]*\p{Ll}")
 
@@ -43,8 +44,12 @@ class DrawnNumber(NamedTuple):
 def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
     """Ordered-list numbers a reader reads as quantities, at their markers in ``source``."""
     tokens = doc.tokens
-    if not any(_may_draw_a_quantity(tokens[index]) for index in doc.ordered_lists):
+    if not doc.ordered_lists:
         return []
+    if not any(_starts_above_one_or_runs_long(tokens[index]) for index in doc.ordered_lists):
+        # Lists counting from 0 or 1 draw a quantity only before a quantity word.
+        if _QUANTITY_AFTER_MARKER.search(source) is None:
+            return []
     unit_tokens = [u.token_index for u in doc.units]
     text = doc.projection.text
     lines = doc.line_starts
@@ -80,16 +85,24 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
     return found
 
 
-def _may_draw_a_quantity(opener: Token) -> bool:
-    """Whether an ordered list may draw a number read as a quantity (see :func:`_reads_as_quantity`).
+def _starts_above_one_or_runs_long(opener: Token) -> bool:
+    """Whether an ordered list may draw a quantity whatever follows its markers.
 
-    A list counting from 0 or 1 draws one only from its tenth item on, and
-    each item takes at least one source line: a shorter list draws none.
+    A list counting from 0 or 1 draws one (see :func:`_reads_as_quantity`)
+    only before a quantity word, or from its thousandth item on; each item
+    takes at least one source line.
     """
     start = opener.attrs.get("start", 1)
     if start not in (0, 1, "0", "1"):
         return True
-    return opener.map is None or opener.map[1] - opener.map[0] >= 10
+    return opener.map is None or opener.map[1] - opener.map[0] >= 999
+
+
+# A list marker, then a quantity word or sign (a superset of what
+# _reads_as_quantity accepts after a marker of a list counting from 1).
+_QUANTITY_AFTER_MARKER = regex.compile(
+    r"[0-9][.)]\s+(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))"
+)
 
 
 def _item_closes(tokens: list[Token]) -> dict[int, int]:
