@@ -197,9 +197,10 @@ def may_show_lookalikes(text: str) -> bool:
             j = at + 1
             if j < size and text[j] == " ":
                 j += 1
-            while j < size and text[j] in _PLAIN_RUN:
+            stop = min(size, j + 40)  # the run is at most 40 characters (_RUN_AFTER)
+            while j < stop and text[j] in _PLAIN_RUN:
                 j += 1
-            if j == size or (text[j].isascii() and text[j] not in lookalikes):
+            if j == stop or (text[j].isascii() and text[j] not in lookalikes):
                 continue
             run = _RUN_AFTER.match(text, at + 1)
             if run is not None and not lookalikes.isdisjoint(run.group()):
@@ -208,9 +209,10 @@ def may_show_lookalikes(text: str) -> bool:
         if mark == "," and not (at + 1 < size and (text[at + 1] in lookalikes or text[at + 1].isdigit())):
             continue  # a grouped number goes on after its comma
         j = at
-        while j > 0 and text[j - 1] in _PLAIN_RUN:
+        stop = max(0, at - 40)  # the run is at most 40 characters (_RUN_BEFORE)
+        while j > stop and text[j - 1] in _PLAIN_RUN:
             j -= 1
-        if j == 0 or (text[j - 1].isascii() and text[j - 1] not in lookalikes):
+        if j == stop or (text[j - 1].isascii() and text[j - 1] not in lookalikes):
             continue  # the same shortcut backwards: "30%", "(1,200,"
         run = _RUN_BEFORE.match(text, 0, at)
         if run is None or lookalikes.isdisjoint(run.group()):

@@ -50,6 +50,12 @@ NUMBER_TAKING = frozenset(
     "jan feb mar apr jun jul aug sep sept oct nov dec no nos fig figs p pp sec secs vol vols ch art "
     "eq ref refs tab para op ex h.r s.b h.b a.b".split()
 )
+#: Legal citation abbreviations: a reporter, code, court or pleading before a
+#: volume, page, section or paragraph ("15 U.S.C. § 18", "412 F. Supp. 3d 77",
+#: "(D. Del. 2019)", "Compl. ¶ 38") stays in the sentence.
+LEGAL = frozenset(
+    "u.s.c c.f.r stat supp compl cir app ct dist fed reg del cal mass conn pa tex fla ill mich wash id ibid".split()
+)
 #: Titles, company suffixes and other abbreviations before a name: before a
 #: capital they end a sentence only when a word that opens a clause follows
 #: ("Dr. Lisa Su" stays, "at ACME Inc. The board" ends).
@@ -61,7 +67,10 @@ NAME_ABBREVIATIONS = TITLES | NAME_ENDINGS
 #: Lower-case words that join the words of a name ("U.S. Department of Commerce").
 NAME_CONNECTORS = frozenset("of and for by in on at to the de du la le von van der da di del y".split())
 #: Abbreviations that are ordinary words in lower case: read only capitalised.
-CASED = frozenset({"no", "nos", "st", "co", "ex", "op", "rep", "gen"})
+CASED = frozenset(
+    {"no", "nos", "st", "co", "ex", "op", "rep", "gen"}
+    | {"ill", "wash", "mass", "del", "pa", "id", "app", "cal", "fed", "reg", "stat", "dist", "supp", "compl", "cir", "ct"}
+)
 #: Words that open a clause: after an ambiguous abbreviation they end the sentence.
 CLAUSE_OPENERS = frozenset(
     "the a an this that these those it its we our they their them he she his her i you your there here "
@@ -104,7 +113,9 @@ _TAIL_GROUP = (
 _TAIL = rf"(?:{_TAIL_GROUP}[.,;:!?]*(?:[^\S\u2029]+|(?=\u2029)|$))*"
 _SPACE_TAIL = rf"(?:[^\S\u2029]+{_TAIL}(?:\u2029\s*)?|\u2029\s*|$)"
 
-_KNOWN = sorted(NEVER_FINAL | BEFORE_NUMBER_ONLY | UNIT_ABBREVIATIONS | NUMBER_TAKING | NAME_ABBREVIATIONS, key=len, reverse=True)
+_KNOWN = sorted(
+    NEVER_FINAL | BEFORE_NUMBER_ONLY | UNIT_ABBREVIATIONS | NUMBER_TAKING | NAME_ABBREVIATIONS | LEGAL, key=len, reverse=True
+)
 _KNOWN_SET = frozenset(_KNOWN)
 _TERM = r"\p{Sentence_Terminal}"
 
@@ -162,6 +173,8 @@ def abbreviation_ends(word: str, following: str, before: str = "") -> bool:
     if key in CASED and not word[:1].isupper():
         return True  # "said no. Then": an ordinary word
     first = following[0]
+    if key in LEGAL and (first in "§¶(" or _NUMBER_START.match(first)):
+        return False  # "15 U.S.C. § 18", "F. Supp. 3d 77", "(D. Del. 2019)"
     if key in NEVER_FINAL:
         if key not in INTRODUCING or not first.isupper():
             return False
