@@ -23,7 +23,7 @@ from typing import Protocol
 
 import regex
 
-from .html_drawn import css_drawn, drawn_attributes
+from .html_drawn import css_drawn, drawn_attributes, reversed_count
 from .projection import ProjectionBuilder
 
 #: Replaces a tag that starts a new block: it always ends a sentence.
@@ -176,6 +176,12 @@ def _add_tag(builder: ProjectionBuilder, html_source: HtmlSource, lt: int, state
         at = name_match.end()
         for text, start, stop in drawn_attributes(name, attributes, state.css_attributes):
             # Drawn text stands apart from its neighbours, mapped to the attribute value.
+            builder.add(f" {text} ", html_source.source(at + start), html_source.source(at + stop - 1) + 1)
+    if not closing and name.lower() == "ol" and "reversed" in attributes.lower():
+        counted = reversed_count(attributes, source, end)
+        if counted is not None:
+            text, start, stop = counted
+            at = name_match.end()
             builder.add(f" {text} ", html_source.source(at + start), html_source.source(at + stop - 1) + 1)
     return end
 

@@ -157,3 +157,30 @@ def css_drawn(css: str) -> tuple[list[tuple[str, int, int]], set[str]]:
             strings.append((number.group(), number.start(), number.end()))
     strings.sort(key=lambda item: item[1])
     return strings, attributes
+
+
+_REVERSED = re.compile(r"(?:^|\s)reversed(?=\s|=|$)", re.IGNORECASE)
+_START_ATTRIBUTE = re.compile(r"(?:^|\s)start\s*=", re.IGNORECASE)
+_LIST_ITEM_OR_LIST = re.compile(r"<(/?)(li|ol)(?=[\s/>])", re.IGNORECASE)
+
+
+def reversed_count(attributes: str, html_text: str, after: int) -> Drawn | None:
+    """What ``<ol reversed>`` without ``start`` draws at its first item: its item count.
+
+    The items are counted up to the next ``<ol`` or ``</ol`` (a nested list's
+    items are not counted, so each scan stops where the next one starts: the
+    whole text is scanned once, however lists nest). The drawn number is
+    mapped to the ``reversed`` attribute.
+    """
+    mark = _REVERSED.search(attributes)
+    if mark is None or _START_ATTRIBUTE.search(attributes):
+        return None
+    count = 0
+    for tag in _LIST_ITEM_OR_LIST.finditer(html_text, after):
+        if tag.group(2).lower() == "ol":
+            break
+        count += tag.group(1) == ""
+    if count <= 1:
+        return None  # one item: it is numbered 1, as an ordinary list's first
+    start = mark.start() + (mark.group()[0].isspace())
+    return (str(count), start, start + len("reversed"))

@@ -62,6 +62,7 @@ _SEPARATOR = "[.,'\u00a0\u202f\u2009]"
 # Percent and per-mille signs, the Arabic and small forms included.
 _PERCENT = "[%\u2030\u2031\u066a\ufe6a\u0609\u060a]"
 _SIGN = "[+\\-\u2212\u00b1]"
+_PERCENT_WORD = r"(?i:per[ \u00a0]?cent|pct)(?![\p{L}\p{N}])"
 _HYPHEN = "[-\u2010\u2011]"
 # A unit glued after the digits: letters of an id-writing alphabet ("bn", "m",
 # "GW"); other scripts' letters after a number are the next word.
@@ -133,6 +134,10 @@ _LOOKALIKE_NUMERAL = (
     rf"|(?<=\p{{Sc}}[ \u00a0]?)(?={_LOOK_RUN}*{_LOOKALIKE}){_LOOK_RUN}{{1,32}}"
     rf"(?:(?:[.,]{_LOOK_RUN}{{1,32}})+{_UNIT}|(?![\p{{L}}\p{{N}}]|[.,]{_LOOK_RUN}))"
     rf"|(?={_LOOK_RUN}{{1,3}},){_LOOK_RUN}{{1,3}}(?:,{_LOOK_RUN}{{3}})+(?![\p{{L}}\p{{N}}])"
+    # Before a percent word: "lO percent", "IO per cent" (two characters at
+    # least, and not a capitalised word such as "So").
+    rf"|(?={_LOOK_RUN}{{2,32}}[ \u00a0]+{_PERCENT_WORD})(?!\p{{Lu}}\p{{Ll}}+[ \u00a0])"
+    rf"(?={_LOOK_RUN}*?{_LOOKALIKE}){_LOOK_RUN}{{2,32}}(?=[ \u00a0])"
     rf")"
 )
 _CJK_NUMERAL = (
@@ -223,6 +228,33 @@ def may_show_lookalikes(text: str) -> bool:
             return True
         if "." in run.group() or "," in run.group():
             return True  # a numeral may start inside the run, after a stop ("U.S.IO%" holds "S.IO%")
+    return (
+        "per" in text or "pct" in text or "PER" in text or "Per" in text or "PCT" in text
+    ) and _lookalikes_before_percent_word(text)
+
+
+_BEFORE_PERCENT_WORD = regex.compile(r"[ \u00a0]+" + _PERCENT_WORD)
+
+
+def percent_word_at(text: str, start: int, end: int) -> int:
+    """Where the first percent word of ``text[start:end]`` is preceded by its space, or -1.
+
+    A stretch with no digit, sign or separator may still show a number: letters
+    drawn as digits before a percent word ("lO percent").
+    """
+    if all(text.find(hint, start, end) < 0 for hint in ("per", "Per", "PER", "pct", "PCT", "pEr", "peR", "Pct")):
+        return -1
+    word = _BEFORE_PERCENT_WORD.search(text, start, end)
+    return -1 if word is None else word.start()
+
+
+def _lookalikes_before_percent_word(text: str) -> bool:
+    """Whether a run holding a look-alike stands before a percent word ("lO percent")."""
+    lookalikes = _LOOKALIKE_CHARS
+    for word in _BEFORE_PERCENT_WORD.finditer(text):
+        run = _RUN_BEFORE.match(text, 0, word.start())
+        if run is not None and not lookalikes.isdisjoint(run.group()):
+            return True
     return False
 
 

@@ -22,7 +22,7 @@ from ..spans import LineIndex
 from .document import Document, read_document
 from .lexicon import HAS_DIGIT, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
 from .names import heading_number, is_name
-from .numerals import numeral_pattern, scan_start, shows_bidi_override
+from .numerals import numeral_pattern, percent_word_at, scan_start, shows_bidi_override
 from .projection import fold
 from .sentences import quoted_spans, sentence_ends
 from .structure import list_numbers
@@ -233,9 +233,10 @@ class Section:
             scan = _blank(self._folded, self._masks) if self._masks else self._folded
             object.__setattr__(self, "_scan", scan)
         digit = HAS_DIGIT.search(scan, start, end)
-        if digit is None:
+        first = digit.start() if digit is not None else percent_word_at(scan, start, end)
+        if first < 0:
             return
-        start = scan_start(scan, digit.start(), start)
+        start = scan_start(scan, first, start)
         # The cheapest pattern for just this stretch: a reward call on a mostly
         # cited section scans little, and pays for little.
         pattern = numeral_pattern(scan[start:end])

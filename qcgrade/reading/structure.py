@@ -48,7 +48,7 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
         return []
     if not any(_starts_above_one_or_runs_long(tokens[index]) for index in doc.ordered_lists):
         # Lists counting from 0 or 1 draw a quantity only before a quantity word.
-        if _QUANTITY_AFTER_MARKER.search(source) is None:
+        if _QUANTITY_AT_UNIT_START.search(doc.projection.text) is None:
             return []
     unit_tokens = [u.token_index for u in doc.units]
     text = doc.projection.text
@@ -98,10 +98,11 @@ def _starts_above_one_or_runs_long(opener: Token) -> bool:
     return opener.map is None or opener.map[1] - opener.map[0] >= 999
 
 
-# A list marker, then a quantity word or sign (a superset of what
-# _reads_as_quantity accepts after a marker of a list counting from 1).
-_QUANTITY_AFTER_MARKER = regex.compile(
-    r"[0-9][.)]\s+(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))"
+# A unit (an item's text among them) that opens with a quantity word or sign:
+# a superset of where _reads_as_quantity accepts an item of a list from 1.
+# Units are joined by UNIT_BREAK in the visible text, so one scan finds them.
+_QUANTITY_AT_UNIT_START = regex.compile(
+    r"(?:\A|\u2029)[ \t\n\u00a0]*(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))"
 )
 
 
