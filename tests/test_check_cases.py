@@ -23,6 +23,8 @@ def test_every_check_has_pass_and_fail_cases(check: str) -> None:
     path = CASES / f"{check}.toml"
     assert path.is_file(), f"no case file for {check}"
     data = load_toml(path)
+    # A misspelt table ("[[case]]") would hold cases no test runs.
+    assert set(data) <= {"pass", "fail", "slice"}, f"{check}: unknown tables {sorted(set(data) - {'pass', 'fail', 'slice'})}"
     assert data.get("pass"), f"{check} has no pass case"
     assert data.get("fail"), f"{check} has no fail case"
     for case in data["fail"]:

@@ -80,6 +80,8 @@ HOSTILE = {
     "100k look-alike groups": lambda: "l,OOO" * 100_000,
     "100k marks on one digit": lambda: "4" + "\u0332" * 100_000 + "%",
     "100k CJK numerals": lambda: "四" * 100_000 + "%",
+    "100k reversed lists": lambda: "<ol reversed><li>x" * 100_000,
+    "100k percent words after look-alikes": lambda: "lO percent " * 100_000,
     "20k list numbers": lambda: "".join(f"{i + 2}. percent of x\n" for i in range(20_000)),
     "100k nested list markers on a line": lambda: "1. " * 30_000 + "percent",
     "50k footnote shapes": lambda: "[^45]% " * 50_000,

@@ -85,7 +85,7 @@ class _Visible(HTMLParser):
         if drawn >= 1000:
             read = True
         elif start in (0, 1):
-            read = drawn > 9 and bool(QUANTITY_START.match(text)) and bool(_LOWER.match(text))
+            read = drawn > 1 and bool(QUANTITY_START.match(text)) and bool(_LOWER.match(text))
         else:
             read = bool(QUANTITY_START.match(text) or _LOWER.match(text))
         if read:
@@ -389,6 +389,7 @@ _section = st.lists(_block(), min_size=1, max_size=6).map("\n\n".join)
 @example("revenue\n\n<!-- 99 [E009] --> <revenue\n\n[E002](http://x/8)")
 @example("<!-- 99 [E009] --> <revenue\n\n\u00a7s5\u062842")
 @example("> [\n> CAGR-12% \\\n]")
+@example("revenue\n\n1. revenue\n2. *x*")
 def test_grader_sees_what_the_rendered_html_shows(text: str) -> None:
     assert grader_view(text) == oracle(text)
 

@@ -21,8 +21,8 @@ Honest prose passes: small numbers without a unit (``one of the two
 largest``, ``three segments``, ``twelve months``), vague amounts (``a few``,
 ``hundreds of stores``, ``millions of users``), ordinals (``second
 quarter``, ``twenty-first century``), and ``half``. English number words are
-read in full; French, German and Spanish ones before a percent or magnitude
-word.
+read in full, ratios included (``nine in ten``); French, German, Spanish,
+Italian and Portuguese ones before a percent or magnitude word.
 
 Fails (tier 2)::
 
@@ -70,6 +70,8 @@ _FRACTION = (
 )
 _ENGLISH = (
     rf"(?P<fraction>\b(?:a|one|{_words(_UNITS, 'ten')}){_DASH}?\s*(?:{_words(_FRACTION)})\b(?=\s+of\b))"
+    # A ratio: "nine in ten", "three out of four".
+    rf"|(?P<ratio>\b{_WORD}\s+(?:in|out\s+of)\s+{_WORD}\b)"
     rf"|(?P<phrase>\b(?:an?\s+(?=(?:{_words(_MAGNITUDES)})\b))?{_WORD}(?:{_JOIN}{_WORD})*\b)"
 )
 # French, German and Spanish number words, read before a percent or magnitude word only.
@@ -85,9 +87,23 @@ _SPANISH = (
     r"(?:uno|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince|dieci\w+"
     r"|veinte|veinti\w+|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien|ciento|mil|y)"
 )
+# Italian writes compounds as one word ("quarantadue", "ventotto"); Portuguese
+# joins with "e" ("quarenta e dois").
+_ITALIAN = (
+    r"(?:uno|un|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|undici|dodici|tredici|quattordici|quindici"
+    r"|sedici|diciassette|diciotto|diciannove|venti|vent|trenta|trent|quaranta|quarant|cinquanta|cinquant"
+    r"|sessanta|sessant|settanta|settant|ottanta|ottant|novanta|novant|cento|mille|mila)+"
+)
+_PORTUGUESE = (
+    r"(?:um|uma|dois|duas|três|quatro|cinco|seis|sete|oito|nove|dez|onze|doze|treze|catorze|quatorze|quinze"
+    r"|dezesseis|dezasseis|dezessete|dezassete|dezoito|dezenove|dezanove|vinte|trinta|quarenta|cinquenta"
+    r"|sessenta|setenta|oitenta|noventa|cem|cento|mil|e)"
+)
 _OTHER = (
     rf"(?P<other>\b(?:{_FRENCH}(?:{_DASH}|\s+){{0,1}})+(?=\s+(?:pour\s?cent|millions?|milliards?)\b)"
     rf"|\b{_GERMAN}(?=\s+(?:Prozent|Millionen|Milliarden)\b)"
+    rf"|\b{_ITALIAN}(?=\s+(?:per\s?cento|milioni|miliardi)\b)"
+    rf"|\b{_PORTUGUESE}(?:\s+{_PORTUGUESE})*(?=\s+(?:por\s+cento|milhões|bilhões|mil\s+milhões)\b)"
     rf"|\b{_SPANISH}(?:\s+{_SPANISH})*(?=\s+(?:por\s+ciento|millones|mil\s+millones)\b))"
 )
 SPELLED = regex.compile(rf"(?i:{_ENGLISH}|{_OTHER})")
@@ -106,9 +122,13 @@ _FOREIGN_WORDS = frozenset(
     "un une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize vingt vingts "
     "trente quarante cinquante soixante cent cents mille "
     "uno una dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince veinte treinta "
-    "cuarenta cincuenta sesenta setenta ochenta noventa cien ciento mil".split()
+    "cuarenta cincuenta sesenta setenta ochenta noventa cien ciento mil "
+    "um uma dois duas três quatro cinco seis sete oito nove dez onze doze treze catorze quatorze quinze "
+    "dezesseis dezasseis dezessete dezassete dezoito dezenove dezanove vinte trinta quarenta cinquenta "
+    "sessenta setenta oitenta noventa cem cento".split()
 )
 _GERMAN_WORD = regex.compile(rf"(?i:{_GERMAN})")
+_ITALIAN_WORD = regex.compile(rf"(?i:{_ITALIAN})")
 
 
 _CANDIDATE = re.compile(
@@ -129,6 +149,13 @@ _FOREIGN_HINTS = (
     "prozent",
     "millionen",
     "milliarden",
+    "per cento",
+    "percento",
+    "milioni",
+    "miliardi",
+    "por cento",
+    "milhões",
+    "bilhões",
 )
 
 
@@ -168,6 +195,7 @@ class _Finder:
                 lowered in _FOREIGN_WORDS
                 or lowered.startswith(("dieci", "veinti"))
                 or _GERMAN_WORD.fullmatch(lowered) is not None
+                or _ITALIAN_WORD.fullmatch(lowered) is not None
             ):
                 yield word.start()
 

@@ -23,7 +23,7 @@ from typing import Protocol
 
 import regex
 
-from .html_drawn import css_drawn, drawn_attributes
+from .html_drawn import css_drawn, drawn_attributes, reversed_count
 from .projection import ProjectionBuilder
 
 #: Replaces a tag that starts a new block: it always ends a sentence.
@@ -177,13 +177,20 @@ def _add_tag(builder: ProjectionBuilder, html_source: HtmlSource, lt: int, state
         for text, start, stop in drawn_attributes(name, attributes, state.css_attributes):
             # Drawn text stands apart from its neighbours, mapped to the attribute value.
             builder.add(f" {text} ", html_source.source(at + start), html_source.source(at + stop - 1) + 1)
+    if not closing and name.lower() == "ol" and "reversed" in attributes.lower():
+        counted = reversed_count(attributes, source, end)
+        if counted is not None:
+            text, start, stop = counted
+            at = name_match.end()
+            builder.add(f" {text} ", html_source.source(at + start), html_source.source(at + stop - 1) + 1)
     return end
 
 
 def _add_css(builder: ProjectionBuilder, html_source: HtmlSource, start: int, end: int, state: HtmlState) -> None:
-    """Strings a stylesheet draws with ``content:``, shown where the stylesheet stands."""
+    """Strings a stylesheet draws with ``content:`` and its counter numbers, shown where the stylesheet stands."""
     css = html_source.content[start:end]
-    if "content" not in css.lower():
+    lowered = css.lower()
+    if "content" not in lowered and "counter" not in lowered:
         return
     strings, attributes = css_drawn(css)
     state.css_attributes = state.css_attributes | attributes

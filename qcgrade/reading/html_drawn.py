@@ -11,7 +11,12 @@ text too (inside HTML: they can never vouch, but their numbers count):
 - embedded documents: ``<iframe srcdoc>``, and ``data:`` URLs of text, HTML
   or SVG in ``src`` or ``data`` (their text, tags dropped);
 - CSS: strings in ``content:`` declarations of a ``<style>`` element, and the
-  values of the attributes that ``content: attr(name)`` draws.
+  values of the attributes that ``content: attr(name)`` draws; the numbers of
+  its counter declarations (``counter-reset: list-item 41`` renumbers every
+  list, ``content: counter(n)`` draws ``n``); the same for a stylesheet
+  ``<link>`` whose ``href`` is a ``data:`` URL of CSS;
+- an image whose source cannot be an image (none, or a ``data:`` URL of
+  another type, ``src="data:,"``) breaks, and the browser draws its ``alt``.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ _DRAWN = {
     "object": ("data",),
     "embed": ("src",),
     "img": ("src",),
+    "link": ("href",),
 }
 _DOCUMENT_ATTRIBUTES = frozenset({"srcdoc", "src", "data"})
 _TAG = re.compile(r"<[^>]*>")
@@ -65,6 +71,8 @@ def drawn_attributes(name: str, attributes: str, css_attributes: frozenset[str])
         start, end = match.span(index)
         if attribute == "style":
             drawn.extend((n.group(), start, end) for c in _COUNTER.finditer(value) for n in _COUNTER_NUMBER.finditer(c.group(1)))
+        elif attribute == "href" and name == "link" and "stylesheet" in lowered:
+            drawn.extend((text, start, end) for text in _stylesheet_text(value))
         elif attribute == "alt" and name == "img" and not _has_source(attributes):
             drawn.append((value, start, end))  # an image with no source shows its alt text
         elif attribute in css_attributes or attribute in wanted:
@@ -76,11 +84,37 @@ def drawn_attributes(name: str, attributes: str, css_attributes: frozenset[str])
     return drawn
 
 
-_SOURCE = re.compile(r"""(?:^|\s)src\s*=\s*(?:"[^"\s]|'[^'\s]|[^\s"'>])""", re.IGNORECASE)
+_SOURCE = re.compile(r"""(?:^|\s)src\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
 
 
 def _has_source(attributes: str) -> bool:
-    return _SOURCE.search(attributes) is not None
+    """Whether the image has a source that may be an image (a data: URL must say image/...)."""
+    match = _SOURCE.search(attributes)
+    if match is None:
+        return False
+    value = html.unescape(next(g for g in match.groups() if g is not None)).strip()
+    if not value:
+        return False
+    header = _DATA_URL.match(value)
+    if value.lower().startswith("data:"):
+        return header is not None and header.group(1).lower().startswith("image/")
+    return True
+
+
+def _stylesheet_text(value: str) -> list[str]:
+    """What the CSS of a stylesheet link's ``data:`` URL draws (nothing for a plain URL)."""
+    header = _DATA_URL.match(value)
+    if header is None or header.group(1).lower().split(";")[0] != "text/css":
+        return []
+    body = value[header.end() :]
+    if header.group(1).lower().endswith(";base64"):
+        try:
+            body = base64.b64decode(unquote(body), validate=False).decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            return []
+    else:
+        body = unquote(body)
+    return [text for text, _, _ in css_drawn(body)[0]]
 
 
 def _document_text(value: str) -> str | None:
@@ -109,7 +143,7 @@ def _strip_tags(document: str) -> str:
 
 
 def css_drawn(css: str) -> tuple[list[tuple[str, int, int]], set[str]]:
-    """Strings CSS ``content:`` draws, as ``(text, start, end)`` in ``css``; and the attributes ``attr()`` draws."""
+    """What CSS draws: ``content:`` strings and counter numbers as ``(text, start, end)``; the ``attr()`` names."""
     strings: list[tuple[str, int, int]] = []
     attributes: set[str] = set()
     for declaration in _CSS_CONTENT.finditer(css):
@@ -118,4 +152,35 @@ def css_drawn(css: str) -> tuple[list[tuple[str, int, int]], set[str]]:
             if text.strip():
                 strings.append((text, string.start(), string.end()))
         attributes.update(a.group(1).lower() for a in _CSS_ATTR.finditer(css, declaration.start(1), declaration.end(1)))
+    for counter in _COUNTER.finditer(css):
+        for number in _COUNTER_NUMBER.finditer(css, counter.start(1), counter.end(1)):
+            strings.append((number.group(), number.start(), number.end()))
+    strings.sort(key=lambda item: item[1])
     return strings, attributes
+
+
+_REVERSED = re.compile(r"(?:^|\s)reversed(?=\s|=|$)", re.IGNORECASE)
+_START_ATTRIBUTE = re.compile(r"(?:^|\s)start\s*=", re.IGNORECASE)
+_LIST_ITEM_OR_LIST = re.compile(r"<(/?)(li|ol)(?=[\s/>])", re.IGNORECASE)
+
+
+def reversed_count(attributes: str, html_text: str, after: int) -> Drawn | None:
+    """What ``<ol reversed>`` without ``start`` draws at its first item: its item count.
+
+    The items are counted up to the next ``<ol`` or ``</ol`` (a nested list's
+    items are not counted, so each scan stops where the next one starts: the
+    whole text is scanned once, however lists nest). The drawn number is
+    mapped to the ``reversed`` attribute.
+    """
+    mark = _REVERSED.search(attributes)
+    if mark is None or _START_ATTRIBUTE.search(attributes):
+        return None
+    count = 0
+    for tag in _LIST_ITEM_OR_LIST.finditer(html_text, after):
+        if tag.group(2).lower() == "ol":
+            break
+        count += tag.group(1) == ""
+    if count <= 1:
+        return None  # one item: it is numbered 1, as an ordinary list's first
+    start = mark.start() + (mark.group()[0].isspace())
+    return (str(count), start, start + len("reversed"))

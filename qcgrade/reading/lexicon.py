@@ -56,6 +56,8 @@ _METRIC_TOKEN = regex.compile(r"[\p{L}_][\w.\-:]{0,127}")
 _METRIC_SEPARATORS = regex.compile(r"[\s,;|/&+]+")
 # A section sign (or the top-half sign drawn like it), perhaps spaced,
 # bracketed, quoted or dashed in any style, then a section id.
+#: A section id that is a number ("7", "18", "2.1"): a statute's or another document's section.
+NUMBERED_SECTION = regex.compile(r"\p{Nd}+(?:\.\p{Nd}+)*")
 XREF = regex.compile(r"[§\u2e39][^\S\u2029]*[(\[\"'`.\p{Pd}\p{Pi}\p{Pf}]?[^\S\u2029]*(\w(?:[\w\-]|\.(?=\w)){0,127})")
 
 #: A TL;DR label opening its unit, perhaps after a decoration of symbols and
@@ -177,7 +179,10 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
     if "§" in text or "\u2e39" in text:
         for match in XREF.finditer(text):
             span = match.span()
-            masks.append(span)
+            # A numbered section ("§ 7 of the Clayton Act", "15 U.S.C. § 18")
+            # shows its number to the reader: its digits still count.
+            if NUMBERED_SECTION.fullmatch(match.group(1)) is None:
+                masks.append(span)
             found.append(("xref", *match.span(1), *span, True))
     return found, masks
 

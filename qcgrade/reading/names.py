@@ -6,12 +6,13 @@ inside markers; the others are dropped as each numeral is read (:func:`is_name`)
 - section numbers opening a heading: ``## 1. Demand``, ``### 2.1 Units``,
   ``## 3) Risks`` (a trailing stop or parenthesis or a dotted level, at most
   two digits a level, then a capitalised word that is no magnitude, or a
-  symbol: ``## 2.5 Billion ...`` and ``## 42. percent ...`` stay numbers);
+  symbol other than a currency or percent sign: ``## 2.5 Billion ...``,
+  ``## 1.2 B in ...``, ``## 42. % of ...`` and ``## 42. percent ...`` stay numbers);
 - period labels in the quarter-first and half-first order: ``3Q24``, ``1H25``,
   ``4Q`` (``Q3``, ``H1``, ``FY25`` are identifiers already);
 - names that carry digits: a capitalised word, a hyphen and at most three
   digits with at most one capital after them (``Strix-9``, ``Wren-8B``,
-  ``Llama-70B``); a documented category word and one or two digits (``Scope 3``,
+  ``Llama-70B``; a currency name makes an amount: ``Euro-420M``); a documented category word and one or two digits (``Scope 3``,
   ``Phase 2b``, ``Tier 1``); a filing form (``10-K``, ``10-Q``, ``8-K``, ``20-F``).
 
 Never blanked: anything with a percent sign, currency, decimal or grouped
@@ -22,6 +23,8 @@ digits after it, and names written with a space before an all-capitals word
 from __future__ import annotations
 
 import regex
+
+from .numerals import CURRENCY_NAMES
 
 _NOT_QUANTITY_AFTER = r"(?![\p{L}\p{N}_%\u2030\u2031\p{Sc}]|[.,'][\p{N}])"
 
@@ -66,7 +69,7 @@ def is_name(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 16) : start]
     if before.endswith(("-", "\u2010", "\u2011")):
         name = _HYPHENATED_NAME.search(before)
-        if name is not None and name.group(1) not in _QUANTITY_PREFIXES:
+        if name is not None and name.group(1) not in _QUANTITY_PREFIXES and name.group(1) not in CURRENCY_NAMES:
             return _NAME_DIGITS.fullmatch(numeral) is not None and _NAME_DIGITS.match(text, start) is not None
     if before[-1:].isspace():
         word = _WORD_THEN_SPACE.search(before)
@@ -80,13 +83,16 @@ def is_name(text: str, start: int, end: int) -> bool:
 
 
 # A section number opening a heading.
-_MAGNITUDES = "(?i:hundred|thousand|million|billion|trillion|percent|per|times|bn|mn|m|k|x)(?![\\p{L}])"
+_MAGNITUDES = (
+    "(?i:hundred|thousand|million|billion|trillion|percent|pct|per|times|bn|bln|mn|mln|tn|trn|b|m|k|x)(?![\\p{L}\\p{N}])"
+)
 # One or two digits a level, closed by a stop or a parenthesis ("## 3) Risks") or
 # dotted; then a capital, a letter without case or a symbol ("## 1. 📈 Growth"),
-# never a lower-case word, a digit or a magnitude ("## 2.5 Billion ...").
+# never a lower-case word, a digit, a magnitude ("## 2.5 Billion ...", "## 1.2 B in
+# ..."), a currency or a percent sign ("## 1.2 €bn", "## 42. % of ...").
 HEADING_NUMBER = regex.compile(
     r"[^\S\u2029]*(\p{N}{1,2}\.(?:\p{N}{1,2}\.?)*|\p{N}{1,2}(?:\.\p{N}{1,2})+|\p{N}{1,2}(?=\)))\)?"
-    rf"(?=[^\S\u2029]+(?!{_MAGNITUDES})[^\s\p{{Ll}}\p{{N}}])"
+    rf"(?=[^\S\u2029]+(?!{_MAGNITUDES})[^\s\p{{Ll}}\p{{N}}\p{{Sc}}%\u2030\u2031])"
 )
 
 

@@ -62,6 +62,7 @@ _SEPARATOR = "[.,'\u00a0\u202f\u2009]"
 # Percent and per-mille signs, the Arabic and small forms included.
 _PERCENT = "[%\u2030\u2031\u066a\ufe6a\u0609\u060a]"
 _SIGN = "[+\\-\u2212\u00b1]"
+_PERCENT_WORD = r"(?i:per[ \u00a0]?cent|pct)(?![\p{L}\p{N}])"
 _HYPHEN = "[-\u2010\u2011]"
 # A unit glued after the digits: letters of an id-writing alphabet ("bn", "m",
 # "GW"); other scripts' letters after a number are the next word.
@@ -73,6 +74,13 @@ _LONG_MAGNITUDE = r"(?:bn|mn|tn|mln|bln|crores?|lakhs?|million|billion|trillion|
 _SHORT_MAGNITUDE = r"[kmbKM](?![\p{L}\p{N}])"
 # Capitalised hyphen prefixes that are words, not names ("Mid-2025", "Top-3").
 _PREFIX_WORDS = "Mid|Pre|Post|Sub|Top|Over|Under|Non|Up|Circa|Near|Ultra|Super|Pro|Anti|Ex"
+#: Currency names: before a hyphen they make an amount, not a name ("Euro-420M").
+CURRENCY_NAMES = frozenset(
+    "Euro Euros Dollar Dollars Yen Pound Pounds Rupee Rupees Peso Pesos Franc Francs Yuan Renminbi Won Rand Real"
+    " Reais Ruble Rubles Rouble Roubles Lira Krona Krone Kronor Ringgit Rupiah Baht Dinar Dirham Riyal Naira"
+    " Shilling Zloty".split()
+)
+_NOT_NAME_WORDS = "|".join([_PREFIX_WORDS, *sorted(CURRENCY_NAMES, key=lambda w: (-len(w), w))])
 # Category words before one or two digits that make a name ("Scope 3").
 _CATEGORY_WORDS = (
     "Scope|Phase|Tier|Stage|Level|Class|Category|Grade|Type|Table|Figure|Fig\\.|Exhibit|Item|Note|Chapter"
@@ -92,8 +100,8 @@ _CJK_AFTER = r"(?:[%％\u2030]|パーセント|円|元|ドル|美元|ユーロ|�
 _FREE = (
     # Not glued to an id letter, a digit or an underscore.
     rf"(?<!{_ID_LETTER}\p{{M}}*)(?<![\p{{N}}_])(?<!\p{{N}}[.,])"
-    # Not a name: a capitalised word and a hyphen, unless the word is a prefix.
-    rf"(?<!(?<![\p{{L}}])(?!(?:{_PREFIX_WORDS}){_HYPHEN})\p{{Lu}}\p{{L}}*{_HYPHEN})"
+    # Not a name: a capitalised word and a hyphen, unless the word is a prefix or a currency.
+    rf"(?<!(?<![\p{{L}}])(?!(?:{_NOT_NAME_WORDS}){_HYPHEN})\p{{Lu}}\p{{L}}*{_HYPHEN})"
     # Not one or two digits after a category word, unless plainly a quantity.
     rf"(?!(?<=(?<![\p{{L}}])(?i:{_CATEGORY_WORDS})[ \u00a0])(?:{_DIGIT}){{1,2}}(?!{_QUANTITY_AFTER}))"
     rf"(?!{_PERIOD}|{_FILING})"
@@ -126,6 +134,10 @@ _LOOKALIKE_NUMERAL = (
     rf"|(?<=\p{{Sc}}[ \u00a0]?)(?={_LOOK_RUN}*{_LOOKALIKE}){_LOOK_RUN}{{1,32}}"
     rf"(?:(?:[.,]{_LOOK_RUN}{{1,32}})+{_UNIT}|(?![\p{{L}}\p{{N}}]|[.,]{_LOOK_RUN}))"
     rf"|(?={_LOOK_RUN}{{1,3}},){_LOOK_RUN}{{1,3}}(?:,{_LOOK_RUN}{{3}})+(?![\p{{L}}\p{{N}}])"
+    # Before a percent word: "lO percent", "IO per cent" (two characters at
+    # least, and not a capitalised word such as "So").
+    rf"|(?={_LOOK_RUN}{{2,32}}[ \u00a0]+{_PERCENT_WORD})(?!\p{{Lu}}\p{{Ll}}+[ \u00a0])"
+    rf"(?={_LOOK_RUN}*?{_LOOKALIKE}){_LOOK_RUN}{{2,32}}(?=[ \u00a0])"
     rf")"
 )
 _CJK_NUMERAL = (
@@ -190,9 +202,10 @@ def may_show_lookalikes(text: str) -> bool:
             j = at + 1
             if j < size and text[j] == " ":
                 j += 1
-            while j < size and text[j] in _PLAIN_RUN:
+            stop = min(size, j + 40)  # the run is at most 40 characters (_RUN_AFTER)
+            while j < stop and text[j] in _PLAIN_RUN:
                 j += 1
-            if j == size or (text[j].isascii() and text[j] not in lookalikes):
+            if j == stop or (text[j].isascii() and text[j] not in lookalikes):
                 continue
             run = _RUN_AFTER.match(text, at + 1)
             if run is not None and not lookalikes.isdisjoint(run.group()):
@@ -201,9 +214,10 @@ def may_show_lookalikes(text: str) -> bool:
         if mark == "," and not (at + 1 < size and (text[at + 1] in lookalikes or text[at + 1].isdigit())):
             continue  # a grouped number goes on after its comma
         j = at
-        while j > 0 and text[j - 1] in _PLAIN_RUN:
+        stop = max(0, at - 40)  # the run is at most 40 characters (_RUN_BEFORE)
+        while j > stop and text[j - 1] in _PLAIN_RUN:
             j -= 1
-        if j == 0 or (text[j - 1].isascii() and text[j - 1] not in lookalikes):
+        if j == stop or (text[j - 1].isascii() and text[j - 1] not in lookalikes):
             continue  # the same shortcut backwards: "30%", "(1,200,"
         run = _RUN_BEFORE.match(text, 0, at)
         if run is None or lookalikes.isdisjoint(run.group()):
@@ -214,6 +228,33 @@ def may_show_lookalikes(text: str) -> bool:
             return True
         if "." in run.group() or "," in run.group():
             return True  # a numeral may start inside the run, after a stop ("U.S.IO%" holds "S.IO%")
+    return (
+        "per" in text or "pct" in text or "PER" in text or "Per" in text or "PCT" in text
+    ) and _lookalikes_before_percent_word(text)
+
+
+_BEFORE_PERCENT_WORD = regex.compile(r"[ \u00a0]+" + _PERCENT_WORD)
+
+
+def percent_word_at(text: str, start: int, end: int) -> int:
+    """Where the first percent word of ``text[start:end]`` is preceded by its space, or -1.
+
+    A stretch with no digit, sign or separator may still show a number: letters
+    drawn as digits before a percent word ("lO percent").
+    """
+    if all(text.find(hint, start, end) < 0 for hint in ("per", "Per", "PER", "pct", "PCT", "pEr", "peR", "Pct")):
+        return -1
+    word = _BEFORE_PERCENT_WORD.search(text, start, end)
+    return -1 if word is None else word.start()
+
+
+def _lookalikes_before_percent_word(text: str) -> bool:
+    """Whether a run holding a look-alike stands before a percent word ("lO percent")."""
+    lookalikes = _LOOKALIKE_CHARS
+    for word in _BEFORE_PERCENT_WORD.finditer(text):
+        run = _RUN_BEFORE.match(text, 0, word.start())
+        if run is not None and not lookalikes.isdisjoint(run.group()):
+            return True
     return False
 
 

@@ -47,12 +47,17 @@ _OPENING_BRACKETS = (
 _FOLD.update({c: ord("[") for c in _OPENING_BRACKETS})
 _FOLD.update({c + 1: ord("]") for c in _OPENING_BRACKETS})
 _FOLD.update({0x2983: ord("{"), 0x2984: ord("}"), 0xFE37: ord("{"), 0xFE38: ord("}")})
+# Letters drawn as sentence punctuation (a reader sees a full stop, an
+# exclamation or a question mark): Lisu tone letter MYA TI "ꓸ", the click
+# letter "ǃ", the glottal stops "ʔ" "Ɂ". Read as the mark they show, they end a
+# sentence as the mark would ("42%ꓸ The board ...").
+_FOLD.update({0xA4F8: ord("."), 0x01C3: ord("!"), 0x0294: ord("?"), 0x0241: ord("?")})
 
 
 _FOLDABLE_CLASS = (
     "\uff01-\uff5e\u037e\u2024\ufe52\ufe5b-\ufe5e\u3010\u3011\u3014-\u3019\u27e6\u27e7\u2774\u2775"
     + "".join(f"{chr(c)}{chr(c + 1)}" for c in _OPENING_BRACKETS)
-    + "\u2983\u2984\ufe37\ufe38"
+    + "\u2983\u2984\ufe37\ufe38\ua4f8\u01c3\u0294\u0241"
 )
 _FOLDABLE = re.compile(f"[{_FOLDABLE_CLASS}]")
 

@@ -22,7 +22,7 @@ from ..spans import LineIndex
 from .document import Document, read_document
 from .lexicon import HAS_DIGIT, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
 from .names import heading_number, is_name
-from .numerals import numeral_pattern, scan_start, shows_bidi_override
+from .numerals import numeral_pattern, percent_word_at, scan_start, shows_bidi_override
 from .projection import fold
 from .sentences import quoted_spans, sentence_ends
 from .structure import list_numbers
@@ -233,9 +233,10 @@ class Section:
             scan = _blank(self._folded, self._masks) if self._masks else self._folded
             object.__setattr__(self, "_scan", scan)
         digit = HAS_DIGIT.search(scan, start, end)
-        if digit is None:
+        first = digit.start() if digit is not None else percent_word_at(scan, start, end)
+        if first < 0:
             return
-        start = scan_start(scan, digit.start(), start)
+        start = scan_start(scan, first, start)
         # The cheapest pattern for just this stretch: a reward call on a mostly
         # cited section scans little, and pays for little.
         pattern = numeral_pattern(scan[start:end])
@@ -355,7 +356,9 @@ _CLAIM_SHAPE = regex.compile(r"[%\u2030\u2031\p{Sc}+\-\u2212\u00b1]")
 _CONFIDENCE = regex.compile(r"\s*(?:CI|PI|CrI|confidence|credible)\b", regex.IGNORECASE)
 _YEAR_OR_TAIL = regex.compile(r"(?:19|20)[0-9]{2}|[0-9]{2}")
 _YEAR_RANGE_BEFORE = regex.compile(r"(?:19|20)[0-9]{2}[-\u2013\u2014/]$")
-_GLUED_UNIT = regex.compile(r"\p{N}+\p{L}{1,3}")
+# A tenor or label glued to its number ("10y", "5d"); a magnitude or multiple
+# glued on ("420bn", "3x") makes an amount, a claim.
+_GLUED_UNIT = regex.compile(r"\p{N}+(?!(?i:bn|mn|tn|m|k|b|t|x|mln|bln)$)\p{L}{1,3}")
 _LABEL_WORD_BEFORE = regex.compile(r"(?i:week|day|month|year|wave|round|cohort|visit|age|born|n)\s*[=:]?\s*$")
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
 _MONTH_BEFORE = regex.compile(rf"(?i:\b(?:{_MONTHS})[a-z]*\.?)\s*$")

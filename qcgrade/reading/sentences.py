@@ -37,14 +37,24 @@ NEVER_FINAL = frozenset({"e.g", "i.e", "cf", "vs", "viz", "eg", "ie"})
 INTRODUCING = frozenset({"e.g", "i.e", "viz", "eg", "ie"})
 #: End a sentence before a capital, never before a number or a lower-case word
 #: ("approx. 40%", "rose 42% approx. The board ...").
-BEFORE_NUMBER_ONLY = frozenset({"approx", "ca", "incl", "esp", "resp", "est", "etc", "excl", "avg"})
-#: Units: end a sentence before a capital or a number, never before a
-#: lower-case word ("14 pts. of that growth").
-UNIT_ABBREVIATIONS = frozenset({"pts", "pt", "bps", "yrs", "yr", "mos", "hrs", "mins", "wks", "qtrs"})
+BEFORE_NUMBER_ONLY = frozenset({"approx", "ca", "incl", "esp", "resp", "est", "excl", "avg"})
+#: Units, and ``etc.`` (it closes a list): end a sentence before a capital or
+#: a number, never before a lower-case word ("14 pts. of that growth",
+#: "devices, etc. 2026 guidance was raised" ends).
+UNIT_ABBREVIATIONS = frozenset({"pts", "pt", "bps", "yrs", "yr", "mos", "hrs", "mins", "wks", "qtrs", "etc"})
+#: Titles that are also name endings after a capitalised word: "Main St.",
+#: "Rainier Mt." end a name; "St. Louis" opens one.
+PLACE_TITLES = frozenset({"st", "mt", "ft"})
 #: Stay in the sentence before a number ("Jan. 2025", "No. 4", "Fig. 3", "H.R. 4417").
 NUMBER_TAKING = frozenset(
     "jan feb mar apr jun jul aug sep sept oct nov dec no nos fig figs p pp sec secs vol vols ch art "
     "eq ref refs tab para op ex h.r s.b h.b a.b".split()
+)
+#: Legal citation abbreviations: a reporter, code, court or pleading before a
+#: volume, page, section or paragraph ("15 U.S.C. § 18", "412 F. Supp. 3d 77",
+#: "(D. Del. 2019)", "Compl. ¶ 38") stays in the sentence.
+LEGAL = frozenset(
+    "u.s.c c.f.r stat supp compl cir app ct dist fed reg del cal mass conn pa tex fla ill mich wash id ibid".split()
 )
 #: Titles, company suffixes and other abbreviations before a name: before a
 #: capital they end a sentence only when a word that opens a clause follows
@@ -57,7 +67,10 @@ NAME_ABBREVIATIONS = TITLES | NAME_ENDINGS
 #: Lower-case words that join the words of a name ("U.S. Department of Commerce").
 NAME_CONNECTORS = frozenset("of and for by in on at to the de du la le von van der da di del y".split())
 #: Abbreviations that are ordinary words in lower case: read only capitalised.
-CASED = frozenset({"no", "nos", "st", "co", "ex", "op", "rep", "gen"})
+CASED = frozenset(
+    {"no", "nos", "st", "co", "ex", "op", "rep", "gen"}
+    | {"ill", "wash", "mass", "del", "pa", "id", "app", "cal", "fed", "reg", "stat", "dist", "supp", "compl", "cir", "ct"}
+)
 #: Words that open a clause: after an ambiguous abbreviation they end the sentence.
 CLAUSE_OPENERS = frozenset(
     "the a an this that these those it its we our they their them he she his her i you your there here "
@@ -100,7 +113,9 @@ _TAIL_GROUP = (
 _TAIL = rf"(?:{_TAIL_GROUP}[.,;:!?]*(?:[^\S\u2029]+|(?=\u2029)|$))*"
 _SPACE_TAIL = rf"(?:[^\S\u2029]+{_TAIL}(?:\u2029\s*)?|\u2029\s*|$)"
 
-_KNOWN = sorted(NEVER_FINAL | BEFORE_NUMBER_ONLY | UNIT_ABBREVIATIONS | NUMBER_TAKING | NAME_ABBREVIATIONS, key=len, reverse=True)
+_KNOWN = sorted(
+    NEVER_FINAL | BEFORE_NUMBER_ONLY | UNIT_ABBREVIATIONS | NUMBER_TAKING | NAME_ABBREVIATIONS | LEGAL, key=len, reverse=True
+)
 _KNOWN_SET = frozenset(_KNOWN)
 _TERM = r"\p{Sentence_Terminal}"
 
@@ -158,6 +173,8 @@ def abbreviation_ends(word: str, following: str, before: str = "") -> bool:
     if key in CASED and not word[:1].isupper():
         return True  # "said no. Then": an ordinary word
     first = following[0]
+    if key in LEGAL and (first in "§¶(" or _NUMBER_START.match(first)):
+        return False  # "15 U.S.C. § 18", "F. Supp. 3d 77", "(D. Del. 2019)"
     if key in NEVER_FINAL:
         if key not in INTRODUCING or not first.isupper():
             return False
@@ -173,14 +190,17 @@ def abbreviation_ends(word: str, following: str, before: str = "") -> bool:
         return True  # before a capital or a number: "rose 14 pts. The board"
     if not (known or dotted or single):
         return True
-    if _NUMBER_START.match(first):
+    if _NUMBER_START.match(first) or _PERIOD_LABEL.match(following):
+        # A number, or a period label read like one ("the U.S. Q3 margins").
         return not (key in BEFORE_NUMBER_ONLY or key in NUMBER_TAKING)
     if key in BEFORE_NUMBER_ONLY or not first.isalpha():
         return True
     next_word = _NEXT_WORD.match(following)
     if next_word is None or next_word.group().lower() in CLAUSE_OPENERS:
         return True
-    if key in TITLES:
+    if _SENTENCE_ADVERB.match(following):
+        return True  # "in the U.S. Separately, the board ...": a sentence adverb opens a clause
+    if key in TITLES and not (key in PLACE_TITLES and _AFTER_CAPITALISED.search(before)):
         return False
     if single and not _AFTER_CAPITALISED.search(before):
         return False  # an initial: "said J. Smith"
@@ -188,6 +208,10 @@ def abbreviation_ends(word: str, following: str, before: str = "") -> bool:
     return clause is not None and clause.group(1).lower() not in NAME_CONNECTORS
 
 
+# A period label: "Q3", "H1", "FY25", "3Q24", "1H25" (names.py reads the same shapes as names).
+_PERIOD_LABEL = regex.compile(r"(?:[QH][1-4]|FY\d{2,4}|[1-4][QH](?:FY)?\d{2,4})(?![\p{L}\p{N}])")
+# A capitalised adverb and a comma: "Separately,", "Finally,", "Notably,".
+_SENTENCE_ADVERB = regex.compile(r"\p{Lu}\p{Ll}+ly,")
 _AFTER_CAPITALISED = regex.compile(r"\p{Lu}[\p{L}\p{M}]*[^\S\u2029]+$")
 _CAPITALISED_THEN_WORD = regex.compile(r"\p{Lu}[\p{L}\p{M}'\u2019\-]*[^\S\u2029]+(\p{Ll}[\p{L}\p{M}]*)")
 

@@ -27,6 +27,7 @@ from markdown_it.token import Token
 
 from .document import Document
 from .numerals import QUANTITY_START as _QUANTITY_START
+from .numerals import QUANTITY_WORDS
 
 _LOWER_START = regex.compile(r"[ \t\n\u00a0]*\p{Ll}")
 
@@ -43,8 +44,12 @@ class DrawnNumber(NamedTuple):
 def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
     """Ordered-list numbers a reader reads as quantities, at their markers in ``source``."""
     tokens = doc.tokens
-    if not any(_may_draw_a_quantity(tokens[index]) for index in doc.ordered_lists):
+    if not doc.ordered_lists:
         return []
+    if not any(_starts_above_one_or_runs_long(tokens[index]) for index in doc.ordered_lists):
+        # Lists counting from 0 or 1 draw a quantity only before a quantity word.
+        if _QUANTITY_AT_UNIT_START.search(doc.projection.text) is None:
+            return []
     unit_tokens = [u.token_index for u in doc.units]
     text = doc.projection.text
     lines = doc.line_starts
@@ -63,8 +68,10 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
             counters[-1] = (first, count + 1)
             drawn = first + count
             unit = bisect_right(unit_tokens, index)
-            # The item's own first unit; an empty item goes on with nothing.
-            if unit < len(doc.units) and doc.units[unit].token_index < closes.get(index, len(tokens)):
+            # The item's own first unit; an empty item, or one that opens with a
+            # nested list ("2. 1. revenue"), goes on with nothing of its own.
+            opens_list = index + 1 < len(tokens) and tokens[index + 1].type in ("ordered_list_open", "bullet_list_open")
+            if not opens_list and unit < len(doc.units) and doc.units[unit].token_index < closes.get(index, len(tokens)):
                 at = doc.units[unit].start
                 if not _reads_as_quantity(drawn, first, text, at):
                     continue
@@ -78,16 +85,25 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
     return found
 
 
-def _may_draw_a_quantity(opener: Token) -> bool:
-    """Whether an ordered list may draw a number read as a quantity (see :func:`_reads_as_quantity`).
+def _starts_above_one_or_runs_long(opener: Token) -> bool:
+    """Whether an ordered list may draw a quantity whatever follows its markers.
 
-    A list counting from 0 or 1 draws one only from its tenth item on, and
-    each item takes at least one source line: a shorter list draws none.
+    A list counting from 0 or 1 draws one (see :func:`_reads_as_quantity`)
+    only before a quantity word, or from its thousandth item on; each item
+    takes at least one source line.
     """
     start = opener.attrs.get("start", 1)
     if start not in (0, 1, "0", "1"):
         return True
-    return opener.map is None or opener.map[1] - opener.map[0] >= 10
+    return opener.map is None or opener.map[1] - opener.map[0] >= 999
+
+
+# A unit (an item's text among them) that opens with a quantity word or sign:
+# a superset of where _reads_as_quantity accepts an item of a list from 1.
+# Units are joined by UNIT_BREAK in the visible text, so one scan finds them.
+_QUANTITY_AT_UNIT_START = regex.compile(
+    r"(?:\A|\u2029)[ \t\n\u00a0]*(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))"
+)
 
 
 def _item_closes(tokens: list[Token]) -> dict[int, int]:
@@ -106,7 +122,7 @@ def _reads_as_quantity(drawn: int, first: int, text: str, at: int) -> bool:
     if drawn >= 1000:
         return True
     if first in (0, 1):  # an ordinary list: only a lower-case quantity word carries its number on
-        return drawn > 9 and _QUANTITY_START.match(text, at) is not None and _LOWER_START.match(text, at) is not None
+        return drawn > 1 and _QUANTITY_START.match(text, at) is not None and _LOWER_START.match(text, at) is not None
     return _QUANTITY_START.match(text, at) is not None or _LOWER_START.match(text, at) is not None
 
 
