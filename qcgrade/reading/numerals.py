@@ -228,12 +228,12 @@ def may_show_lookalikes(text: str) -> bool:
             return True
         if "." in run.group() or "," in run.group():
             return True  # a numeral may start inside the run, after a stop ("U.S.IO%" holds "S.IO%")
-    return (
-        "per" in text or "pct" in text or "PER" in text or "Per" in text or "PCT" in text
-    ) and _lookalikes_before_percent_word(text)
+    return _lookalikes_before_percent_word(text)
 
 
-_BEFORE_PERCENT_WORD = regex.compile(r"[ \u00a0]+" + _PERCENT_WORD)
+# A percent word after a space: a superset of where the look-alike alternative
+# before a percent word can match (the stdlib engine finds it several times faster).
+_BEFORE_PERCENT_WORD = re.compile(r"[ \u00a0](?i:per[ \u00a0]?cent|pct)")
 
 
 def percent_word_at(text: str, start: int, end: int) -> int:
@@ -242,8 +242,6 @@ def percent_word_at(text: str, start: int, end: int) -> int:
     A stretch with no digit, sign or separator may still show a number: letters
     drawn as digits before a percent word ("lO percent").
     """
-    if all(text.find(hint, start, end) < 0 for hint in ("per", "Per", "PER", "pct", "PCT", "pEr", "peR", "Pct")):
-        return -1
     word = _BEFORE_PERCENT_WORD.search(text, start, end)
     return -1 if word is None else word.start()
 

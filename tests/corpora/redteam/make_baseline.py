@@ -82,7 +82,10 @@ def main() -> None:
             if outcome != "caught":
                 why = case.get("gap", "(no gap recorded)")
                 seen = f" Grader reports: {shown}." if shown and outcome != "FALSE PASS" else ""
-                lines.append(f"- **{outcome}** `{case['name']}`: {why}.{seen}")
+                label = outcome
+                if "decided" in case and outcome == "FALSE PASS":
+                    label, why = "decided (passes on purpose)", case["decided"].rstrip(".")
+                lines.append(f"- **{label}** `{case['name']}`: {why}.{seen}")
         for key in OUTCOMES:
             totals[key] += counts[key]
         rate = f"{counts['caught']}/{len(cases)}"
