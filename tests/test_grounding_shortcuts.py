@@ -50,8 +50,17 @@ def test_one_sentence_and_some_numerals_match_the_full_lists(index: int) -> None
     sentences, numerals = whole.sentences, whole.numerals
     for i in range(len(sentences)):
         assert parse_section(text).sentence_at(i) == sentences[i]
+        assert parse_section(text).sentence_span(i) == (sentences[i].start, sentences[i].end, sentences[i].kind)
     chosen = set(range(0, len(sentences), 2))
     assert list(parse_section(text).numerals_within(chosen)) == [n for n in numerals if n.sentence in chosen]
+    # Runs of consecutive sentences are scanned as one stretch; tier 1 may have read the rest first.
+    runs = {i for i in range(len(sentences)) if i % 5 < 3}
+    expected = [n for n in numerals if n.sentence in runs]
+    assert list(parse_section(text).numerals_within(runs)) == expected
+    section = parse_section(text)
+    assert list(section.numerals_outside(runs)) == [n for n in numerals if n.sentence not in runs]
+    assert list(section.numerals_within(runs)) == expected
+    assert list(section.numerals_within(set())) == []
 
 
 def test_direction_pattern_at_candidate_words_matches_the_plain_scan() -> None:
