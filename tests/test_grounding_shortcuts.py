@@ -13,7 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from qcgrade.grounding.directions import _FIRST_WORDS, DIRECTION_WORD, _direction_matches
+from qcgrade.grounding.directions import (
+    _CANDIDATE,
+    _FIRST_WORDS,
+    DIRECTION_WORD,
+    DirectionReader,
+    _direction,
+    _direction_matches,
+    _lowered,
+    _matches,
+    directions,
+)
 from qcgrade.reading.section import parse_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +47,15 @@ def _texts() -> list[str]:
         "ſ",
         "RISES",
         "grew-",
+        "-fell",
+        "rose_",
+        "Grew\u0301",
+        "\u00e9higher",
+        "not",
+        "didn't",
+        "losses",
+        "gains of",
+        "write-off",
         "\n\n",
     ]
     built = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 40))) + "." for _ in range(300)]
@@ -72,3 +91,25 @@ def test_direction_pattern_at_candidate_words_matches_the_plain_scan() -> None:
                 assert [(m.span(), m.lastgroup) for m in _direction_matches(text, start, end)] == plain
                 found += len(plain)
     assert found > 1000  # the comparison saw many direction words
+
+
+def _by_whole_text_candidates(text: str, start: int, stop: int) -> list:
+    """The long way: candidate words of the whole lowered text, each tried with the pattern."""
+    lowered = _lowered(text)
+    if lowered is None:
+        return directions(text, start, stop)
+    candidates = [(m.start(), m.group()) for m in _CANDIDATE.finditer(lowered) if m.start() >= start and m.end() <= stop]
+    return [_direction(text, start, at, match) for at, match in _matches(text, start, stop, candidates)]
+
+
+def test_direction_reader_gives_what_the_pattern_gives() -> None:
+    found = 0
+    for text in _texts():
+        reader = DirectionReader(text)
+        ranges = [(s.start, s.end) for s in parse_section(text).sentences]
+        ranges += [(start, min(len(text), start + 97)) for start in range(0, len(text), 53)]  # ends mid-word too
+        for start, stop in ranges:
+            expected = _by_whole_text_candidates(text, start, stop)
+            assert reader.directions(start, stop) == expected, (text[start:stop], start, stop)
+            found += len(expected)
+    assert found > 1000

@@ -31,8 +31,8 @@ from .directions import (
     OUTCOME,
     QUALITY,
     SIZE,
-    Candidates,
     Direction,
+    DirectionReader,
     agrees,
     contradicts,
     directions,
@@ -476,7 +476,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     text = section.text
     masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
     mask_starts = [start for start, _end in masks]
-    candidates = Candidates(text)
+    words = DirectionReader(text)
     for where in reading.citing:
         if not where.cards:
             continue
@@ -484,9 +484,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         axes = frozenset().union(*(facts.axes[card_id] for card_id in where.cards))
         if not axes:
             continue
-        found = [
-            d for d in directions(text, where.start, where.end, candidates) if not _masked(masks, mask_starts, d.start, d.end)
-        ]
+        found = [d for d in words.directions(where.start, where.end) if not _masked(masks, mask_starts, d.start, d.end)]
         # Only a word some owning card contradicts can be a miss (see judge()); the
         # sentence is indexed only when there is one.
         suspects = [d for d in found if d.axis in axes and _contradicted(facts, where.owners(d.start), d)]
