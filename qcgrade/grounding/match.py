@@ -27,10 +27,12 @@ import regex
 from ..evidence import Card, EvidenceSlice
 from ..reading.section import Numeral, Section
 from .directions import (
+    DOWN,
     LEXICON,
     OUTCOME,
     QUALITY,
     SIZE,
+    UP,
     Direction,
     DirectionReader,
     agrees,
@@ -38,7 +40,7 @@ from .directions import (
     directions,
     implied_directions,
 )
-from .values import Value, derived_values, metric_values, read_numeral, read_values, same_value
+from .values import Value, derived_values, metric_values, plain_key, read_numeral, read_values, same_value
 
 # Clauses end at punctuation that separates them and at joining words.
 # (``\b`` before the words only speeds the scan: ``(?<!\w)`` then a letter is a word boundary.)
@@ -141,6 +143,23 @@ class SliceFacts:
     sources: dict[tuple[str, ...], Sources] = field(default_factory=dict)
     # The axes each card has lexical or implied directions on: a sentence word on no such axis has nothing to contradict.
     axes: dict[str, frozenset[str]] = field(default_factory=dict)
+    # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
+    contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
+
+    def contradicted_by(self, cards: tuple[str, ...]) -> frozenset[tuple[str, int, bool]]:
+        """What a word must say (axis, sign, negated) for one of ``cards`` to contradict it (see :func:`contradicts`)."""
+        kinds = self.contradicted.get(cards)
+        if kinds is None:
+            said = {(d.direction.axis, d.direction.sign, d.direction.negated) for c in cards for d in self.cards[c].directions}
+            kinds = frozenset(
+                (axis, sign, negated)
+                for axis, card_sign, card_negated in said
+                for sign in (UP, DOWN)
+                for negated in (False, True)
+                if contradicts(Direction(0, 0, "", axis, sign, negated), Direction(0, 0, "", axis, card_sign, card_negated))
+            )
+            self.contradicted[cards] = kinds
+        return kinds
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -419,19 +438,23 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
         return
     facts = facts_for(evidence)
     sources = facts.sources
-    for numerals in reading.numerals().values():
+    text = section.text
+    for index, numerals in reading.numerals().items():
+        where = cited[index]
         for numeral in numerals:
-            where = cited[numeral.sentence]
             if skip_years and _is_year(numeral.text):
-                continue
-            value = reading.value(numeral)
-            if value is None:
                 continue
             owners = where.owners(numeral.start)
             key = (*owners, "{", *where.tags)
-            if key not in sources:
-                sources[key] = _sources(facts, owners, where.tags)
-            if sources[key].state(value):
+            stated = sources.get(key)
+            if stated is None:
+                stated = sources[key] = _sources(facts, owners, where.tags)
+            # Most numerals of a faithful sentence are plain and stated as written: one set lookup.
+            plain = plain_key(numeral.text, text[numeral.end : numeral.end + 32])
+            if plain is not None and plain in stated.exact:
+                continue
+            value = reading.value(numeral)
+            if value is None or stated.state(value):
                 continue
             yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
 
@@ -487,7 +510,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         found = [d for d in words.directions(where.start, where.end) if not _masked(masks, mask_starts, d.start, d.end)]
         # Only a word some owning card contradicts can be a miss (see judge()); the
         # sentence is indexed only when there is one.
-        suspects = [d for d in found if d.axis in axes and _contradicted(facts, where.owners(d.start), d)]
+        suspects = [d for d in found if _contradicted(facts, where.owners(d.start), d)]
         if not suspects:
             continue
         reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
@@ -502,9 +525,10 @@ def _contradicted(facts: SliceFacts, owners: tuple[str, ...], direction: Directi
 
     Whatever anchors a word, a miss quotes an owning card's direction that
     contradicts it: when none does (the usual faithful sentence), the word
-    cannot be a miss and nothing else needs reading.
+    cannot be a miss and nothing else needs reading. (What contradicts
+    depends on axis, sign and negation only: one set lookup per word.)
     """
-    return any(contradicts(direction, d.direction) for card_id in owners for d in facts.cards[card_id].directions)
+    return (direction.axis, direction.sign, direction.negated) in facts.contradicted_by(owners)
 
 
 def _masked(masks: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
