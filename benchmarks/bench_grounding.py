@@ -1,13 +1,14 @@
 """What does grounding cost? Tier 1 + grounding against tier 1 alone, same sections, same run.
 
-Run: ``python benchmarks/bench_grounding.py [--rounds N]``
+Run: ``python benchmarks/bench_grounding.py [--rounds N] [--stages]``
 
 Every clean fixture section, as written (the sizes a composer produces) and
 cut or repeated to 5 and 20 KB, graded against its own slice, alternating
 between ``grade(text, slice)`` and ``grade(text, slice, grounding=True)``
 within each round. The shared machine is noisy, so the figure that matters
 is the ratio, the median of per-round ratios. Target: grounding adds at
-most 30% (a ratio of 1.30 or less).
+most 30% (a ratio of 1.30 or less). ``--stages`` also splits grounding's
+cost on the sections as written into its stages, each as a share of tier 1.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_grade import corpus, resize  # noqa: E402
 
 from qcgrade import grade  # noqa: E402
+from qcgrade.checks import CHECKS  # noqa: E402
+from qcgrade.evidence import load_slice  # noqa: E402
+from qcgrade.grounding import match  # noqa: E402
+from qcgrade.options import Options  # noqa: E402
+from qcgrade.reading.section import parse_section  # noqa: E402
 
 SIZES: tuple[int | None, ...] = (None, 5_000, 20_000)  # None: each section as written
 
@@ -63,14 +69,50 @@ def measure(rounds: int) -> dict[str, dict[str, float]]:
     return results
 
 
+STAGES = ("citing sentences", "their numerals", "value_mismatch", "polarity_mismatch")
+
+
+def stages(rounds: int) -> dict[str, float]:
+    """Each grounding stage's cost on a fresh parse, as a share of tier 1 (median over rounds)."""
+    items = [(text, load_slice(evidence)) for text, evidence in corpus()]  # type: ignore[arg-type]
+    options = Options.coerce(None).with_(grounding=True)
+    tier1 = [c for c in CHECKS if c.tier == 1]
+    value, polarity = (next(c for c in CHECKS if c.name == name) for name in ("value_mismatch", "polarity_mismatch"))
+    shares: dict[str, list[float]] = {name: [] for name in STAGES}
+    for _ in range(rounds):
+        spent = dict.fromkeys(("tier 1", *STAGES), 0.0)
+        for text, evidence in items:
+            match.facts_for(evidence)  # the slice's facts are read once per slice, as in a reward loop
+            t0 = time.perf_counter()
+            section = parse_section(text)
+            for check in tier1:
+                list(check.run(section, evidence, options))
+            t1 = time.perf_counter()
+            reading = match._reading(section, evidence)
+            t2 = time.perf_counter()
+            reading.numerals()
+            t3 = time.perf_counter()
+            list(value.run(section, evidence, options))
+            t4 = time.perf_counter()
+            list(polarity.run(section, evidence, options))
+            t5 = time.perf_counter()
+            for name, spent_here in zip(("tier 1", *STAGES), (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)):
+                spent[name] += spent_here
+        for name in STAGES:
+            shares[name].append(spent[name] / spent["tier 1"])
+    return {name: statistics.median(values) for name, values in shares.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--stages", action="store_true", help="also split grounding's cost into its stages")
     args = parser.parse_args()
     results = measure(args.rounds)
+    split = stages(args.rounds) if args.stages else None
     if args.json:
-        print(json.dumps(results, indent=2, sort_keys=True))
+        print(json.dumps({"sizes": results, "stages": split} if split else results, indent=2, sort_keys=True))
         return
     print(f"{'size':>10} {'sections':>8} {'chars':>7} {'tier 1 ms':>9} {'+grounding ms':>13} {'ratio':>6}")
     for name, row in results.items():
@@ -78,6 +120,10 @@ def main() -> None:
             f"{name:>10} {row['sections']:>8} {row['mean_chars']:>7.0f} {row['tier1_ms']:>9.3f} "
             f"{row['grounding_ms']:>13.3f} {row['ratio']:>5.2f}x"
         )
+    if split:
+        print("\ngrounding's stages on the sections as written, as a share of tier 1:")
+        for name, share in split.items():
+            print(f"{name:>20} {100 * share:5.1f}%")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from qcgrade.grounding.directions import _FIRST_WORDS, DIRECTION_WORD, _direction_matches
+from qcgrade.grounding.directions import (
+    _CANDIDATE,
+    _FIRST_WORDS,
+    DIRECTION_WORD,
+    DirectionReader,
+    _direction,
+    _direction_matches,
+    _lowered,
+    _matches,
+    directions,
+)
 from qcgrade.reading.section import parse_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +47,15 @@ def _texts() -> list[str]:
         "ſ",
         "RISES",
         "grew-",
+        "-fell",
+        "rose_",
+        "Grew\u0301",
+        "\u00e9higher",
+        "not",
+        "didn't",
+        "losses",
+        "gains of",
+        "write-off",
         "\n\n",
     ]
     built = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 40))) + "." for _ in range(300)]
@@ -50,8 +69,17 @@ def test_one_sentence_and_some_numerals_match_the_full_lists(index: int) -> None
     sentences, numerals = whole.sentences, whole.numerals
     for i in range(len(sentences)):
         assert parse_section(text).sentence_at(i) == sentences[i]
+        assert parse_section(text).sentence_span(i) == (sentences[i].start, sentences[i].end, sentences[i].kind)
     chosen = set(range(0, len(sentences), 2))
     assert list(parse_section(text).numerals_within(chosen)) == [n for n in numerals if n.sentence in chosen]
+    # Runs of consecutive sentences are scanned as one stretch; tier 1 may have read the rest first.
+    runs = {i for i in range(len(sentences)) if i % 5 < 3}
+    expected = [n for n in numerals if n.sentence in runs]
+    assert list(parse_section(text).numerals_within(runs)) == expected
+    section = parse_section(text)
+    assert list(section.numerals_outside(runs)) == [n for n in numerals if n.sentence not in runs]
+    assert list(section.numerals_within(runs)) == expected
+    assert list(section.numerals_within(set())) == []
 
 
 def test_direction_pattern_at_candidate_words_matches_the_plain_scan() -> None:
@@ -63,3 +91,25 @@ def test_direction_pattern_at_candidate_words_matches_the_plain_scan() -> None:
                 assert [(m.span(), m.lastgroup) for m in _direction_matches(text, start, end)] == plain
                 found += len(plain)
     assert found > 1000  # the comparison saw many direction words
+
+
+def _by_whole_text_candidates(text: str, start: int, stop: int) -> list:
+    """The long way: candidate words of the whole lowered text, each tried with the pattern."""
+    lowered = _lowered(text)
+    if lowered is None:
+        return directions(text, start, stop)
+    candidates = [(m.start(), m.group()) for m in _CANDIDATE.finditer(lowered) if m.start() >= start and m.end() <= stop]
+    return [_direction(text, start, at, match) for at, match in _matches(text, start, stop, candidates)]
+
+
+def test_direction_reader_gives_what_the_pattern_gives() -> None:
+    found = 0
+    for text in _texts():
+        reader = DirectionReader(text)
+        ranges = [(s.start, s.end) for s in parse_section(text).sentences]
+        ranges += [(start, min(len(text), start + 97)) for start in range(0, len(text), 53)]  # ends mid-word too
+        for start, stop in ranges:
+            expected = _by_whole_text_candidates(text, start, stop)
+            assert reader.directions(start, stop) == expected, (text[start:stop], start, stop)
+            found += len(expected)
+    assert found > 1000

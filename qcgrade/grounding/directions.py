@@ -18,7 +18,6 @@ is a bounded alternation of literal words, so scans are linear.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -198,12 +197,12 @@ _CANDIDATE = re.compile(r"\b(?:" + _trie(sorted(_FIRST_WORDS | _OUTCOME_FIRST)) 
 # The only characters that case-fold onto ASCII letters (long s, Kelvin sign) or
 # lowercase to two characters (dotted capital I): text without them can be lowered
 # and scanned for ASCII words offset for offset.
-_FOLDS_ODDLY = regex.compile("[\u017f\u212a\u0130]")
+_FOLDS_ODDLY = "\u017f\u212a\u0130"
 
 
 def _lowered(text: str) -> str | None:
     """``text.lower()`` when its offsets and words are those of ``text`` (see _FOLDS_ODDLY), else None."""
-    if text.isascii() or _FOLDS_ODDLY.search(text) is None:
+    if text.isascii() or not any(odd in text for odd in _FOLDS_ODDLY):
         return text.lower()
     return None
 
@@ -237,32 +236,75 @@ def _direction_matches(text: str, start: int, stop: int) -> Iterator[regex.Match
             yield match
 
 
-class Candidates:
-    """Candidate words of a whole text, found in one pass, for reading many of its sentences.
+# Characters that make a word character or a hyphen next to a direction word, in ASCII.
+_ASCII_JOINERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
-    Gives what :func:`_candidates` gives for a range whose ends are word
-    boundaries (a sentence's are); None for text with a character that folds
-    oddly, which takes the run-by-run path.
+
+class DirectionReader:
+    """The direction words of many sentences of one text: what :func:`directions` gives, read faster.
+
+    The text is lowercased once and candidate words are found by the ``re``
+    engine from each sentence's start. A candidate that is a word of the
+    lexicon, between ASCII characters that join no word, is what the
+    pattern's first alternative matches there, so it is taken without
+    running the pattern; any other candidate is tried with it. Text with a
+    character that folds oddly is read the plain way.
     """
 
     def __init__(self, text: str) -> None:
-        self.found: list[tuple[int, str]] | None = None
-        lowered = _lowered(text)
-        if lowered is not None:
-            self.found = [(m.start(), m.group()) for m in _CANDIDATE.finditer(lowered)]
-        self.starts = [at for at, _word in self.found or ()]
+        self.text = text
+        self.lowered: str | None = None
+        self.plain = False  # the text folds oddly: read each range the plain way
 
-    def within(self, start: int, stop: int) -> list[tuple[int, str]] | None:
-        if self.found is None:
-            return None
-        i, j = bisect_left(self.starts, start), bisect_left(self.starts, stop)
-        return [(at, word) for at, word in self.found[i:j] if at + len(word) <= stop]
+    def directions(self, start: int, stop: int) -> list[Direction]:
+        """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
+        lowered = self.lowered
+        if lowered is None and not self.plain:
+            lowered = self.lowered = _lowered(self.text)
+            self.plain = lowered is None
+        if lowered is None:
+            return directions(self.text, start, stop)
+        text = self.text
+        found: list[Direction] = []
+        last = start
+        # One character past the range: the word boundary at its end is the text's, and
+        # a word that runs past the end, cut there, still ends past it (and is skipped).
+        for candidate in _CANDIDATE.finditer(lowered, start, stop + 1):
+            at = candidate.start()
+            if at >= stop:
+                break
+            end = candidate.end()
+            if end > stop:
+                continue
+            word = candidate.group()
+            if at >= last and word in _FIRST_WORDS:
+                meaning = LEXICON.get(word)
+                if (
+                    meaning is not None
+                    and (at == 0 or (text[at - 1] not in _ASCII_JOINERS and text[at - 1].isascii()))
+                    and (end == stop or (text[end] not in _ASCII_JOINERS and text[end].isascii()))
+                ):
+                    last = end
+                    found.append(Direction(at, end, text[at:end], *meaning, _negated(text, start, at)))
+                else:
+                    match = DIRECTION_WORD.match(text, at, stop)
+                    if match is not None:
+                        last = match.end()
+                        found.append(_direction(text, start, at, match))
+            if word in _OUTCOME_FIRST:
+                outcome = _OUTCOME_WORD.match(text, at, stop)
+                if outcome is not None:
+                    found.append(_direction(text, start, at, outcome))
+        return found
 
 
 def _matches(
     text: str, start: int, stop: int, candidates: list[tuple[int, str]] | None = None
 ) -> Iterator[tuple[int, regex.Match[str]]]:
-    """Matches of DIRECTION_WORD (as its finditer gives them) and of _OUTCOME_WORD, by place."""
+    """Matches of DIRECTION_WORD (as its finditer gives them) and of _OUTCOME_WORD, by place.
+
+    ``candidates``: the (offset, lowercased word) to try, when already found.
+    """
     last = start
     for at, word in _candidates(text, start, stop) if candidates is None else candidates:
         if at >= last and (not word or word in _FIRST_WORDS):  # not inside the previous match ("ahead of")
@@ -276,26 +318,30 @@ def _matches(
                 yield at, outcome
 
 
-def directions(text: str, start: int = 0, end: int | None = None, candidates: Candidates | None = None) -> list[Direction]:
+def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
     """Every direction word in ``text[start:end]``, in order (a gain or loss word also once on the outcome axis).
 
-    ``candidates``, the text's candidate words found once, spares a scan per sentence.
+    For many sentences of one text, :class:`DirectionReader` gives the same faster.
     """
     stop = len(text) if end is None else end
-    found: list[Direction] = []
-    for at, match in _matches(text, start, stop, None if candidates is None else candidates.within(start, stop)):
-        negated = _NEGATION.search(text[max(start, at - _LOOKBACK) : at]) is not None
-        if match.re is _OUTCOME_WORD:
-            sign = UP if match.lastgroup == "up" else DOWN
-            found.append(Direction(at, match.end(), match.group(), OUTCOME, sign, negated))
-            continue
-        kind = match.lastgroup or "word"
-        if kind == "word":
-            axis, sign = LEXICON[match.group().lower()]
-        else:
-            axis, sign = _CONTEXT_MEANING[kind]
-        found.append(Direction(at, match.end(), match.group(), axis, sign, negated, kind in _COMPARISONS))
-    return found
+    return [_direction(text, start, at, match) for at, match in _matches(text, start, stop)]
+
+
+def _negated(text: str, start: int, at: int) -> bool:
+    """Whether a negation stands within the three words before ``at`` (not before ``start``)."""
+    return _NEGATION.search(text[max(start, at - _LOOKBACK) : at]) is not None
+
+
+def _direction(text: str, start: int, at: int, match: regex.Match[str]) -> Direction:
+    negated = _negated(text, start, at)
+    if match.re is _OUTCOME_WORD:
+        return Direction(at, match.end(), match.group(), OUTCOME, UP if match.lastgroup == "up" else DOWN, negated)
+    kind = match.lastgroup or "word"
+    if kind == "word":
+        axis, sign = LEXICON[match.group().lower()]
+    else:
+        axis, sign = _CONTEXT_MEANING[kind]
+    return Direction(at, match.end(), match.group(), axis, sign, negated, kind in _COMPARISONS)
 
 
 # "to 12.1% from 11.6%" and "from 11.6% to 12.1%": the numbers say which way,

@@ -21,25 +21,26 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import regex
 
 from ..evidence import Card, EvidenceSlice
-from ..reading.section import Numeral, Section, Sentence
+from ..reading.section import Numeral, Section
 from .directions import (
+    DOWN,
     LEXICON,
     OUTCOME,
     QUALITY,
     SIZE,
-    Candidates,
+    UP,
     Direction,
+    DirectionReader,
     agrees,
     contradicts,
     directions,
     implied_directions,
 )
-from .values import Value, derived_values, metric_values, read_numeral, read_values, same_value
+from .values import Value, derived_values, metric_values, plain_key, read_numeral, read_values, same_value
 
 # Clauses end at punctuation that separates them and at joining words.
 # (``\b`` before the words only speeds the scan: ``(?<!\w)`` then a letter is a word boundary.)
@@ -142,6 +143,23 @@ class SliceFacts:
     sources: dict[tuple[str, ...], Sources] = field(default_factory=dict)
     # The axes each card has lexical or implied directions on: a sentence word on no such axis has nothing to contradict.
     axes: dict[str, frozenset[str]] = field(default_factory=dict)
+    # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
+    contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
+
+    def contradicted_by(self, cards: tuple[str, ...]) -> frozenset[tuple[str, int, bool]]:
+        """What a word must say (axis, sign, negated) for one of ``cards`` to contradict it (see :func:`contradicts`)."""
+        kinds = self.contradicted.get(cards)
+        if kinds is None:
+            said = {(d.direction.axis, d.direction.sign, d.direction.negated) for c in cards for d in self.cards[c].directions}
+            kinds = frozenset(
+                (axis, sign, negated)
+                for axis, card_sign, card_negated in said
+                for sign in (UP, DOWN)
+                for negated in (False, True)
+                if contradicts(Direction(0, 0, "", axis, sign, negated), Direction(0, 0, "", axis, card_sign, card_negated))
+            )
+            self.contradicted[cards] = kinds
+        return kinds
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -252,28 +270,38 @@ def facts_for(evidence: EvidenceSlice) -> SliceFacts:
     return facts
 
 
-@dataclass(frozen=True, eq=False)
 class CitingSentence:
     """A sentence whose every marker resolves, with the cards and metrics it names."""
 
-    index: int
-    sentence: Sentence
-    cards: tuple[str, ...]  # distinct, in order of citation
-    tags: tuple[str, ...]
-    groups: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (start, card ids) per citation group
-    tag_spans: tuple[tuple[int, str], ...] = ()  # (start, tag) per registered metric tag
+    __slots__ = ("index", "start", "end", "cards", "tags", "groups", "group_starts", "tag_spans")
+
+    def __init__(
+        self,
+        index: int,
+        start: int,
+        end: int,
+        cards: tuple[str, ...],
+        tags: tuple[str, ...],
+        groups: tuple[tuple[str, ...], ...],
+        group_starts: tuple[int, ...],
+        tag_spans: tuple[tuple[int, str], ...],
+    ) -> None:
+        self.index = index
+        self.start = start  # source offsets of the sentence, as Section.sentences gives them
+        self.end = end
+        self.cards = cards  # distinct, in order of citation
+        self.tags = tags
+        self.groups = groups  # the card ids of each citation group
+        self.group_starts = group_starts  # where each citation group starts
+        self.tag_spans = tag_spans  # (start, tag) per registered metric tag
 
     def owners(self, at: int) -> tuple[str, ...]:
         """The cards a claim at offset ``at`` rests on: the first citation group after it, else the last before."""
         groups = self.groups
         if not groups:
             return self.cards
-        i = bisect_left(self._group_starts, at)
-        return groups[i][1] if i < len(groups) else groups[-1][1]
-
-    @cached_property
-    def _group_starts(self) -> list[int]:
-        return [start for start, _ids in self.groups]
+        i = bisect_left(self.group_starts, at)
+        return groups[i] if i < len(groups) else groups[-1]
 
 
 class _Reading:
@@ -290,12 +318,10 @@ class _Reading:
         """The numerals of the citing sentences, by sentence (only those sentences are scanned)."""
         if self._numerals is None:
             by_sentence: dict[int, list[Numeral]] = {c.index: [] for c in self.citing}
-            # One scan of the whole section (tier 1 read only the sentences outside these)
-            # costs about half of scanning these sentences one by one.
-            for numeral in self.section.numerals:
-                numerals = by_sentence.get(numeral.sentence)
-                if numerals is not None:
-                    numerals.append(numeral)
+            # Only the citing sentences are scanned: tier 1 reads the others
+            # (Section.numerals_outside), so the two together scan the section once.
+            for numeral in self.section.numerals_within(set(by_sentence)):
+                by_sentence[numeral.sentence].append(numeral)
             self._numerals = by_sentence
         return self._numerals
 
@@ -328,42 +354,63 @@ def citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[Citi
 
 
 def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
-    if not section.citations and not section.metric_tags:
+    citations, metric_tags = section.citations, section.metric_tags
+    if not citations and not metric_tags:
         return
+    card_ids, registered = evidence.card_ids, evidence.metric_tags
     cards_of: dict[int, list[str]] = {}
+    groups_of: dict[int, list[list[str]]] = {}
+    starts_of: dict[int, list[int]] = {}
+    last_end: dict[int, int] = {}  # where the last citation group of each sentence ends
     tags_of: dict[int, list[str]] = {}
-    groups_of: dict[int, list[tuple[int, int, list[str]]]] = {}
     spans_of: dict[int, list[tuple[int, str]]] = {}
     spoiled: set[int] = set()
     text = section.text
-    for marker in section.citations:
-        if marker.id not in evidence.card_ids or not marker.vouches:
-            spoiled.add(marker.sentence)
+    for _kind, card, start, end, index, vouches in citations:
+        if not vouches or card not in card_ids:
+            spoiled.add(index)
             continue
-        if marker.id not in cards_of.setdefault(marker.sentence, []):
-            cards_of[marker.sentence].append(marker.id)
-        groups = groups_of.setdefault(marker.sentence, [])
+        cards = cards_of.get(index)
+        if cards is None:
+            cards_of[index] = [card]
+            groups_of[index] = [[card]]
+            starts_of[index] = [start]
+            last_end[index] = end
+            continue
+        if card not in cards:
+            cards.append(card)
+        previous = last_end[index]
         # Markers with only brackets, separators or blanks between them form one group.
-        if groups and marker.start - groups[-1][1] <= 8 and not text[groups[-1][1] : marker.start].strip(" ,;[]"):
-            groups[-1] = (groups[-1][0], marker.end, [*groups[-1][2], marker.id])
+        if start - previous <= 8 and not text[previous:start].strip(" ,;[]"):
+            groups_of[index][-1].append(card)
         else:
-            groups.append((marker.start, marker.end, [marker.id]))
-    for marker in section.metric_tags:
-        if marker.id not in evidence.metric_tags or not marker.vouches:
-            spoiled.add(marker.sentence)
+            groups_of[index].append([card])
+            starts_of[index].append(start)
+        last_end[index] = end
+    for _kind, tag, start, _end, index, vouches in metric_tags:
+        if not vouches or tag not in registered:
+            spoiled.add(index)
             continue
-        spans_of.setdefault(marker.sentence, []).append((marker.start, marker.id))
-        if marker.id not in tags_of.setdefault(marker.sentence, []):
-            tags_of[marker.sentence].append(marker.id)
-    # Building every sentence at once is cheaper than building the citing ones one by one.
-    sentences = section.sentences
-    for index in sorted((set(cards_of) | set(tags_of)) - spoiled):
-        sentence = sentences[index]
-        if sentence.kind == "code":
+        spans_of.setdefault(index, []).append((start, tag))
+        tags = tags_of.setdefault(index, [])
+        if tag not in tags:
+            tags.append(tag)
+    indices = set(cards_of).union(tags_of).difference(spoiled) if spoiled or tags_of else cards_of
+    # About a third of a section's sentences cite: only those are located.
+    for index in sorted(indices):
+        sentence_start, sentence_end, kind = section.sentence_span(index)
+        if kind == "code":
             continue
-        owned = tuple((start, tuple(ids)) for start, _end, ids in groups_of.get(index, ()))
-        tags = tuple(tags_of.get(index, ()))
-        yield CitingSentence(index, sentence, tuple(cards_of.get(index, ())), tags, owned, tuple(spans_of.get(index, ())))
+        yield CitingSentence(
+            index,
+            sentence_start,
+            sentence_end,
+            tuple(cards_of.get(index, ())),
+            tuple(tags_of.get(index, ())),
+            tuple(map(tuple, groups_of.get(index, ()))),
+            tuple(starts_of.get(index, ())),
+            tuple(spans_of.get(index, ())),
+        )
 
 
 @dataclass(frozen=True)
@@ -391,19 +438,23 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
         return
     facts = facts_for(evidence)
     sources = facts.sources
-    for numerals in reading.numerals().values():
+    text = section.text
+    for index, numerals in reading.numerals().items():
+        where = cited[index]
         for numeral in numerals:
-            where = cited[numeral.sentence]
             if skip_years and _is_year(numeral.text):
-                continue
-            value = reading.value(numeral)
-            if value is None:
                 continue
             owners = where.owners(numeral.start)
             key = (*owners, "{", *where.tags)
-            if key not in sources:
-                sources[key] = _sources(facts, owners, where.tags)
-            if sources[key].state(value):
+            stated = sources.get(key)
+            if stated is None:
+                stated = sources[key] = _sources(facts, owners, where.tags)
+            # Most numerals of a faithful sentence are plain and stated as written: one set lookup.
+            plain = plain_key(numeral.text, text[numeral.end : numeral.end + 32])
+            if plain is not None and plain in stated.exact:
+                continue
+            value = reading.value(numeral)
+            if value is None or stated.state(value):
                 continue
             yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
 
@@ -448,7 +499,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     text = section.text
     masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
     mask_starts = [start for start, _end in masks]
-    candidates = Candidates(text)
+    words = DirectionReader(text)
     for where in reading.citing:
         if not where.cards:
             continue
@@ -456,15 +507,10 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         axes = frozenset().union(*(facts.axes[card_id] for card_id in where.cards))
         if not axes:
             continue
-        sentence = where.sentence
-        found = [
-            d
-            for d in directions(text, sentence.start, sentence.end, candidates)
-            if not _masked(masks, mask_starts, d.start, d.end)
-        ]
+        found = [d for d in words.directions(where.start, where.end) if not _masked(masks, mask_starts, d.start, d.end)]
         # Only a word some owning card contradicts can be a miss (see judge()); the
         # sentence is indexed only when there is one.
-        suspects = [d for d in found if d.axis in axes and _contradicted(facts, where.owners(d.start), d)]
+        suspects = [d for d in found if _contradicted(facts, where.owners(d.start), d)]
         if not suspects:
             continue
         reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
@@ -479,9 +525,10 @@ def _contradicted(facts: SliceFacts, owners: tuple[str, ...], direction: Directi
 
     Whatever anchors a word, a miss quotes an owning card's direction that
     contradicts it: when none does (the usual faithful sentence), the word
-    cannot be a miss and nothing else needs reading.
+    cannot be a miss and nothing else needs reading. (What contradicts
+    depends on axis, sign and negation only: one set lookup per word.)
     """
-    return any(contradicts(direction, d.direction) for card_id in owners for d in facts.cards[card_id].directions)
+    return (direction.axis, direction.sign, direction.negated) in facts.contradicted_by(owners)
 
 
 def _masked(masks: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
@@ -534,8 +581,7 @@ class _SentenceReader:
         self.text = reading.section.text
         self.found = found
         self.starts = [d.start for d in found]
-        sentence = where.sentence
-        self.breaks = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(self.text, sentence.start, sentence.end)]
+        self.breaks = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(self.text, where.start, where.end)]
         self.break_starts = [b[0] for b in self.breaks]
         self.break_ends = [b[1] for b in self.breaks]
         self.numerals = own
@@ -546,11 +592,11 @@ class _SentenceReader:
         self.kinds = Counter((d.axis, d.sign, d.negated) for d in found)
 
     def clause(self, at: int) -> tuple[int, int]:
-        sentence = self.where.sentence
+        where = self.where
         i = bisect_right(self.break_ends, at)  # breaks that end at or before ``at``
-        lo = self.break_ends[i - 1] if i else sentence.start
+        lo = self.break_ends[i - 1] if i else where.start
         j = bisect_left(self.break_starts, at)  # the first break starting at or after ``at``
-        hi = self.break_starts[j] if j < len(self.breaks) else sentence.end
+        hi = self.break_starts[j] if j < len(self.breaks) else where.end
         return lo, max(lo, hi)
 
     def words(self, lo: int, hi: int) -> frozenset[str]:

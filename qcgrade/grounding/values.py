@@ -25,6 +25,7 @@ stays linear in the text.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
@@ -261,6 +262,26 @@ def read_numeral(numeral: str, before: str = "", after: str = "") -> Value | Non
         code = _CURRENCY_CODE.search(before[-4:])
         currency = code.group() if code else ""
     return Value(mantissa, half, scale, unit, negative, currency)
+
+
+# ``_PLAIN`` for the stdlib engine (the same ASCII-only pattern), which calls faster.
+_PLAIN_FAST = re.compile(r"([0-9]+(?:\.[0-9]+)?)(%?)")
+
+
+def plain_key(numeral: str, after: str) -> tuple[Decimal, int, str] | None:
+    """``(mantissa, scale, unit)`` of ``read_numeral(numeral, before, after)`` for a plain numeral, else None.
+
+    The common numeral ("412", "3.08%") read for comparison only: its sign and
+    currency, which are never compared, are not read.
+    """
+    plain = _PLAIN_FAST.fullmatch(numeral)
+    if plain is None:
+        return None
+    body, pct = plain.groups()
+    if pct:
+        return Decimal(body), 0, "percent"
+    scale, unit = _following(after)
+    return Decimal(body), scale, unit
 
 
 def read_values(text: str) -> list[Value]:

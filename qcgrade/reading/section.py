@@ -102,6 +102,7 @@ class Section:
         "_sentences",
         "_numerals",
         "_scan",
+        "_drawn",
     )
 
     text: str
@@ -117,6 +118,7 @@ class Section:
     _sentences: object  # tuple[Sentence, ...] once built
     _numerals: object  # tuple[Numeral, ...] once built
     _scan: str | None
+    _drawn: list[Numeral] | None
 
     def __init__(self, text: str) -> None:
         doc = read_document(text)
@@ -147,6 +149,7 @@ class Section:
         setter(self, "_sentences", _UNSET)
         setter(self, "_numerals", _UNSET)
         setter(self, "_scan", scan[0])
+        setter(self, "_drawn", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Section is immutable; cannot set {name!r}")
@@ -173,13 +176,18 @@ class Section:
         return self._numerals  # type: ignore[return-value]
 
     def _drawn_numerals(self) -> list[Numeral]:
-        """Numbers the renderer draws that the visible text does not hold: list numbers."""
-        if "." not in self.text and ")" not in self.text:
-            return []
-        ends = self._ends
-        return [
-            Numeral(d.text, d.src_start, d.src_end, bisect_right(ends, d.visible_at)) for d in list_numbers(self._doc, self.text)
-        ]
+        """Numbers the renderer draws that the visible text does not hold: list numbers (read once)."""
+        drawn = self._drawn
+        if drawn is None:
+            drawn = []
+            if "." in self.text or ")" in self.text:
+                ends = self._ends
+                drawn = [
+                    Numeral(d.text, d.src_start, d.src_end, bisect_right(ends, d.visible_at))
+                    for d in list_numbers(self._doc, self.text)
+                ]
+            object.__setattr__(self, "_drawn", drawn)
+        return drawn  # callers never change it
 
     def sentence_at(self, index: int) -> Sentence:
         """``sentences[index]``, building only that one when the list is not built yet.
@@ -194,20 +202,34 @@ class Section:
         lo = ends[index - 1] if index else 0
         return _one_sentence(self._doc, lo, ends[index], _ids_in(self.citations, index), _ids_in(self.metric_tags, index))
 
+    def sentence_span(self, index: int) -> tuple[int, int, str]:
+        """``sentences[index]``'s start, end and kind, without building its text or ids."""
+        if self._sentences is not _UNSET:
+            sentence = self._sentences[index]  # type: ignore[index]
+            return sentence.start, sentence.end, sentence.kind
+        ends = self._ends
+        return _span(self._doc, ends[index - 1] if index else 0, ends[index])
+
     def numerals_within(self, sentences: set[int]) -> Iterator[Numeral]:
-        """Numerals in the given sentences, in order, scanning only those sentences."""
-        if self._numerals is not _UNSET or not sentences:
+        """Numerals in the given sentences, in order, scanning only those sentences.
+
+        Each run of consecutive sentences is scanned as one stretch (a numeral
+        never spans a sentence end), so grounding, which reads the citing
+        sentences, and tier 1, which reads the others (:meth:`numerals_outside`),
+        together scan the section about once.
+        """
+        if not sentences:
+            return
+        if self._numerals is not _UNSET:
             yield from (n for n in self.numerals if n.sentence in sentences)
             return
         ends = self._ends
-        all_drawn = self._drawn_numerals()
-        for index in sorted(sentences):
-            if 0 <= index < len(ends):
-                begin = ends[index - 1] if index else 0
-                # A numeral never spans a sentence end, and those it finds get this index.
-                found = [n for n in self._scan_numerals(begin, ends[index]) if n.sentence == index]
-                drawn = [n for n in all_drawn if n.sentence == index]
-                yield from sorted(found + drawn, key=lambda n: (n.start, n.end)) if drawn else found
+        found: list[Numeral] = []
+        for first, last in _runs(sorted(i for i in sentences if 0 <= i < len(ends))):
+            begin = ends[first - 1] if first else 0
+            found.extend(n for n in self._scan_numerals(begin, ends[last]) if n.sentence in sentences)
+        drawn = [n for n in self._drawn_numerals() if n.sentence in sentences]
+        yield from sorted(found + drawn, key=lambda n: (n.start, n.end)) if drawn else found
 
     def numerals_outside(self, sentences: set[int]) -> Iterator[Numeral]:
         """Numerals not in the given sentences, scanning only what is needed."""
@@ -522,6 +544,19 @@ def _build_sentences(section: Section) -> tuple[Sentence, ...]:
     return tuple(sentences)
 
 
+def _runs(indices: list[int]) -> Iterator[tuple[int, int]]:
+    """The runs of consecutive numbers in sorted ``indices``, as (first, last) pairs."""
+    first = last = -2
+    for index in indices:
+        if index != last + 1:
+            if first >= 0:
+                yield first, last
+            first = index
+        last = index
+    if first >= 0:
+        yield first, last
+
+
 def _ids_in(markers: tuple[Marker, ...], index: int) -> tuple[str, ...]:
     """The ids of the markers in sentence ``index`` (markers are in reading order: bisect, never scan)."""
     lo = bisect_left(markers, index, key=_sentence_of)
@@ -542,6 +577,21 @@ def _one_sentence(doc: Document, lo: int, hi: int, cites: tuple[str, ...], tags:
     units = doc.units
     kind = units[bisect_right(doc.unit_starts, first) - 1].kind if units else "paragraph"
     return Sentence(src_start, src_end, stripped, kind, cites, tags)
+
+
+def _span(doc: Document, lo: int, hi: int) -> tuple[int, int, str]:
+    """Source start, end and kind of the sentence between visible offsets ``lo`` and ``hi`` (as :func:`_one_sentence`)."""
+    visible = doc.visible
+    first = lo
+    while first < hi and visible[first].isspace():
+        first += 1
+    last = hi
+    while last > first and visible[last - 1].isspace():
+        last -= 1
+    src_start, src_end = doc.projection.to_source(first, last)
+    units = doc.units
+    kind = units[bisect_right(doc.unit_starts, first) - 1].kind if units else "paragraph"
+    return src_start, src_end, kind
 
 
 def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]], scan: list[str | None]) -> tuple[list[Tldr], list[int]]:
