@@ -48,7 +48,8 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
         return []
     if not any(_starts_above_one_or_runs_long(tokens[index]) for index in doc.ordered_lists):
         # Lists counting from 0 or 1 draw a quantity only before a quantity word.
-        if _QUANTITY_AT_UNIT_START.search(doc.projection.text) is None:
+        visible = doc.projection.text
+        if _QUANTITY_AT_UNIT_START.search(visible) is None and _QUANTITY_START_HERE.match(visible) is None:
             return []
     unit_tokens = [u.token_index for u in doc.units]
     text = doc.projection.text
@@ -101,9 +102,12 @@ def _starts_above_one_or_runs_long(opener: Token) -> bool:
 # A unit (an item's text among them) that opens with a quantity word or sign:
 # a superset of where _reads_as_quantity accepts an item of a list from 1.
 # Units are joined by UNIT_BREAK in the visible text, so one scan finds them.
-_QUANTITY_AT_UNIT_START = regex.compile(
-    r"(?:\A|\u2029)[ \t\n\u00a0]*(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))"
+# (An alternative "\A|\u2029" would make the engine try every position: the
+# first unit is matched on its own.)
+_QUANTITY_START_HERE = regex.compile(
+    r"[ \t\n\u00a0]*(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))"
 )
+_QUANTITY_AT_UNIT_START = regex.compile("\u2029" + _QUANTITY_START_HERE.pattern)
 
 
 def _item_closes(tokens: list[Token]) -> dict[int, int]:
