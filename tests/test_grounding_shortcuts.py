@@ -24,6 +24,7 @@ from qcgrade.grounding.directions import (
     _matches,
     directions,
 )
+from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
 from qcgrade.reading.section import parse_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,3 +114,30 @@ def test_direction_reader_gives_what_the_pattern_gives() -> None:
             assert reader.directions(start, stop) == expected, (text[start:stop], start, stop)
             found += len(expected)
     assert found > 1000
+
+
+def _lookalike_texts() -> list[str]:
+    """Texts dense in what the look-alike test looks at: runs of digits and look-alikes, triggers, scripts."""
+    rng = random.Random(11)
+    pieces = [
+        *"0123456789.,%$€£¥ IlOoSZBxa_-(\u2030\u066a\ufe6a\u0609\u0417\u041e\u0456\u03bf\u00e9\u4e00",
+        "\U0001d40e",
+        "\U0001e2ff",  # an astral currency sign
+        " per cent",
+        " pct",
+        " percent",
+        "\u00a0",
+        "1,200",
+        "e.g.",
+        "U.S.",
+    ]
+    texts = [rng.choice(("", " ")).join(rng.choice(pieces) for _ in range(rng.randint(1, 24))) for _ in range(6000)]
+    corpus = [*FIXTURES, *sorted((ROOT / "tests" / "corpora").rglob("*.md")), *sorted((ROOT / "tests").rglob("*.toml"))]
+    return texts + [p.read_text(encoding="utf-8") for p in corpus]
+
+
+def test_lookalike_shortcut_gives_the_long_way() -> None:
+    texts = _lookalike_texts()
+    answers = [may_show_lookalikes(t) for t in texts]
+    assert answers == [_may_show_lookalikes_the_long_way(t) for t in texts]
+    assert any(answers) and not all(answers)  # both answers are exercised
