@@ -22,6 +22,8 @@ from qcgrade.grounding.directions import (
     _direction_matches,
     _lowered,
     _matches,
+    _negated,
+    _negated_in,
     directions,
 )
 from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
@@ -141,3 +143,22 @@ def test_lookalike_shortcut_gives_the_long_way() -> None:
     answers = [may_show_lookalikes(t) for t in texts]
     assert answers == [_may_show_lookalikes_the_long_way(t) for t in texts]
     assert any(answers) and not all(answers)  # both answers are exercised
+
+
+def test_negation_window_shortcut_gives_the_search() -> None:
+    """A window holding no negation key is read as not negated: the search agrees everywhere."""
+    rng = random.Random(5)
+    words = "NOT No never Neither nor WITHOUT no longer failed to Fail to stopped CEASED halted didn't won\u2019t"
+    words += " isn'T notable nothing nevertheless snort one knot anode ; , . rose fell grew \u00e9t\u00e9 \u0131 x"
+    pool = words.split() + ["\n", "  ", "\u00a0"]
+    negated = 0
+    for _ in range(3000):
+        text = " ".join(rng.choice(pool) for _ in range(rng.randint(1, 12)))
+        lowered = _lowered(text)
+        assert lowered is not None
+        for at in range(len(text) + 1):
+            for start in (0, at // 2):
+                expected = _negated(text, start, at)
+                assert _negated_in(lowered, text, start, at) == expected, (text, start, at)
+                negated += expected
+    assert negated > 1000

@@ -285,16 +285,16 @@ class DirectionReader:
                     and (end == stop or (text[end] not in _ASCII_JOINERS and text[end].isascii()))
                 ):
                     last = end
-                    found.append(Direction(at, end, text[at:end], *meaning, _negated(text, start, at)))
+                    found.append(Direction(at, end, text[at:end], *meaning, _negated_in(lowered, text, start, at)))
                 else:
                     match = DIRECTION_WORD.match(text, at, stop)
                     if match is not None:
                         last = match.end()
-                        found.append(_direction(text, start, at, match))
+                        found.append(_direction(text, start, at, match, _negated_in(lowered, text, start, at)))
             if word in _OUTCOME_FIRST:
                 outcome = _OUTCOME_WORD.match(text, at, stop)
                 if outcome is not None:
-                    found.append(_direction(text, start, at, outcome))
+                    found.append(_direction(text, start, at, outcome, _negated_in(lowered, text, start, at)))
         return found
 
 
@@ -332,8 +332,20 @@ def _negated(text: str, start: int, at: int) -> bool:
     return _NEGATION.search(text[max(start, at - _LOOKBACK) : at]) is not None
 
 
-def _direction(text: str, start: int, at: int, match: regex.Match[str]) -> Direction:
-    negated = _negated(text, start, at)
+# What every negation of _NEGATION holds, lowercased ("no" for "not", "nor" and
+# "no longer", "ne" for "never" and "neither"): a window without any needs no search.
+_NEGATION_KEYS = ("no", "ne", "without", "fail", "stopped", "ceased", "halted", "n't", "n\u2019t")
+
+
+def _negated_in(lowered: str, text: str, start: int, at: int) -> bool:
+    """:func:`_negated`, given ``text.lower()`` offset for offset (see _FOLDS_ODDLY)."""
+    window = lowered[max(start, at - _LOOKBACK) : at]
+    return any(key in window for key in _NEGATION_KEYS) and _negated(text, start, at)
+
+
+def _direction(text: str, start: int, at: int, match: regex.Match[str], negated: bool | None = None) -> Direction:
+    if negated is None:
+        negated = _negated(text, start, at)
     if match.re is _OUTCOME_WORD:
         return Direction(at, match.end(), match.group(), OUTCOME, UP if match.lastgroup == "up" else DOWN, negated)
     kind = match.lastgroup or "word"
