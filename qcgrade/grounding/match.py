@@ -141,8 +141,6 @@ class SliceFacts:
     metrics: dict[str, tuple[Value, ...]]
     # What a numeral may match, by (citation group, "{", tags): filled as sentences ask.
     sources: dict[tuple[str, ...], Sources] = field(default_factory=dict)
-    # The axes each card has lexical or implied directions on: a sentence word on no such axis has nothing to contradict.
-    axes: dict[str, frozenset[str]] = field(default_factory=dict)
     # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
     contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
 
@@ -262,8 +260,6 @@ def facts_for(evidence: EvidenceSlice) -> SliceFacts:
         return hit[1]
     metrics = {m.tag: tuple(metric_values(m.value, m.unit)) for m in evidence.metrics}
     facts = SliceFacts({c.id: _card_facts(c, metrics) for c in evidence.cards}, metrics)
-    for card_id, card_facts in facts.cards.items():
-        facts.axes[card_id] = frozenset(d.direction.axis for d in card_facts.directions)
     _CACHE[key] = (evidence, facts)  # the slice is kept alive, so its id is not reused
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -501,16 +497,22 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     mask_starts = [start for start, _end in masks]
     words = DirectionReader(text)
     for where in reading.citing:
-        if not where.cards:
-            continue
-        # A word can only contradict a card direction on its own axis: no such direction, nothing to read.
-        axes = frozenset().union(*(facts.axes[card_id] for card_id in where.cards))
-        if not axes:
+        cards = where.cards
+        # A word can only contradict a card direction: cards that state none leave nothing to read.
+        if not cards or not facts.contradicted_by(cards):
             continue
         found = [d for d in words.directions(where.start, where.end) if not _masked(masks, mask_starts, d.start, d.end)]
+        if not found:
+            continue
         # Only a word some owning card contradicts can be a miss (see judge()); the
         # sentence is indexed only when there is one.
-        suspects = [d for d in found if _contradicted(facts, where.owners(d.start), d)]
+        groups = where.groups
+        if len(groups) <= 1:
+            # One citation group (or none): every word rests on the same cards.
+            kinds = facts.contradicted_by(groups[0] if groups else cards)
+            suspects = [d for d in found if (d.axis, d.sign, d.negated) in kinds]
+        else:
+            suspects = [d for d in found if _contradicted(facts, where.owners(d.start), d)]
         if not suspects:
             continue
         reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
