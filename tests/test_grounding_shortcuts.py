@@ -17,6 +17,11 @@ from qcgrade.grounding.directions import (
     _CANDIDATE,
     _FIRST_WORDS,
     DIRECTION_WORD,
+    DOWN,
+    OUTCOME,
+    QUALITY,
+    SIZE,
+    UP,
     DirectionReader,
     _direction,
     _direction_matches,
@@ -25,6 +30,7 @@ from qcgrade.grounding.directions import (
     _negated,
     _negated_in,
     directions,
+    first_words_saying,
 )
 from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
 from qcgrade.reading.section import parse_section
@@ -162,3 +168,21 @@ def test_negation_window_shortcut_gives_the_search() -> None:
                 assert _negated_in(lowered, text, start, at) == expected, (text, start, at)
                 negated += expected
     assert negated > 1000
+
+
+def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> None:
+    """``may_say`` is False only where no direction word says one of the kinds (the long way: every word)."""
+    rng = random.Random(3)
+    every = [(axis, sign, negated) for axis in (SIZE, QUALITY, OUTCOME) for sign in (UP, DOWN) for negated in (False, True)]
+    left = read = 0
+    for text in _texts():
+        reader = DirectionReader(text)
+        for sentence in parse_section(text).sentences:
+            kinds = frozenset(rng.sample(every, rng.randint(1, 4)))
+            said = [(d.axis, d.sign, d.negated) for d in directions(text, sentence.start, sentence.end)]
+            if reader.may_say(sentence.start, sentence.end, first_words_saying(kinds)):
+                read += 1
+            else:
+                left += 1
+                assert not kinds.intersection(said), (text[sentence.start : sentence.end], kinds, said)
+    assert left > 100 and read > 100

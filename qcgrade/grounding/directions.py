@@ -173,10 +173,12 @@ class Direction(NamedTuple):
 
 
 # Every alternative of DIRECTION_WORD begins with one of these words, whole.
-_FIRST_WORDS = frozenset(LEXICON) | frozenset(
+# The first words of the contextual alternatives (their meanings: _CONTEXT_MEANING).
+_CONTEXT_FIRST = frozenset(
     "up down above ahead more below behind less short contracted gain gains gained gaining loss losses lost lose loses losing"
     " larger bigger greater smaller fewer".split()
 )
+_FIRST_WORDS = frozenset(LEXICON) | _CONTEXT_FIRST
 _RUN = regex.compile(r"\w+")
 
 
@@ -256,12 +258,27 @@ class DirectionReader:
         self.lowered: str | None = None
         self.plain = False  # the text folds oddly: read each range the plain way
 
-    def directions(self, start: int, stop: int) -> list[Direction]:
-        """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
+    def _lowered(self) -> str | None:
         lowered = self.lowered
         if lowered is None and not self.plain:
             lowered = self.lowered = _lowered(self.text)
             self.plain = lowered is None
+        return lowered
+
+    def may_say(self, start: int, stop: int, words: frozenset[str]) -> bool:
+        """False when no direction word of ``text[start:stop]`` can be negated or begin with one of ``words``.
+
+        One C-level scan for candidates and one for negations, no pattern
+        run: a sentence whose cards no word of it can contradict is left there.
+        """
+        lowered = self._lowered()
+        if lowered is None or _NEGATION_KEY.search(lowered, start, stop) is not None:
+            return True
+        return not words.isdisjoint(_CANDIDATE.findall(lowered, start, stop + 1))
+
+    def directions(self, start: int, stop: int) -> list[Direction]:
+        """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
+        lowered = self._lowered()
         if lowered is None:
             return directions(self.text, start, stop)
         text = self.text
@@ -318,6 +335,21 @@ def _matches(
                 yield at, outcome
 
 
+def first_words_saying(kinds: frozenset[tuple[str, int, bool]]) -> frozenset[str]:
+    """The candidate words that may begin a direction word saying one of ``kinds`` (axis, sign, negated) unnegated.
+
+    A lexicon word says its own meaning; a first word of a contextual
+    alternative may say any of theirs, and an outcome word either outcome.
+    """
+    said = {(axis, sign) for axis, sign, negated in kinds if not negated}
+    words = {word for word, meaning in LEXICON.items() if meaning in said}
+    if not said.isdisjoint(_CONTEXT_MEANING.values()):
+        words |= _CONTEXT_FIRST
+    if (OUTCOME, UP) in said or (OUTCOME, DOWN) in said:
+        words |= _OUTCOME_FIRST
+    return frozenset(words)
+
+
 def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
     """Every direction word in ``text[start:end]``, in order (a gain or loss word also once on the outcome axis).
 
@@ -332,10 +364,10 @@ def _negated(text: str, start: int, at: int) -> bool:
     return _NEGATION.search(text[max(start, at - _LOOKBACK) : at]) is not None
 
 
-# What every negation of _NEGATION holds, lowercased ("no" for "not", "nor" and
-# "no longer", "ne" for "never" and "neither"): a window without any needs no
-# search. One stdlib scan of the window, which skips to these first letters in C.
-_NEGATION_KEY = re.compile("no|ne|without|fail|stopped|ceased|halted|n't|n\u2019t")
+# What every negation of _NEGATION holds, lowercased, with the blank that must
+# follow it: a window (or sentence) without any needs no search. One stdlib scan,
+# which skips to these first letters in C.
+_NEGATION_KEY = re.compile("(?:not|no|never|neither|nor|without|failed|fail|stopped|ceased|halted)\\s|n['\u2019]t\\s")
 
 
 def _negated_in(lowered: str, text: str, start: int, at: int) -> bool:

@@ -38,6 +38,7 @@ from .directions import (
     agrees,
     contradicts,
     directions,
+    first_words_saying,
     implied_directions,
 )
 from .values import Value, derived_values, metric_values, plain_key, read_numeral, read_values, same_value
@@ -143,6 +144,8 @@ class SliceFacts:
     sources: dict[tuple[str, ...], Sources] = field(default_factory=dict)
     # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
     contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
+    # The first words of those (unnegated), by cards: a sentence without any, and without a negation, is not read.
+    contradicted_first_words: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
 
     def contradicted_by(self, cards: tuple[str, ...]) -> frozenset[tuple[str, int, bool]]:
         """What a word must say (axis, sign, negated) for one of ``cards`` to contradict it (see :func:`contradicts`)."""
@@ -158,6 +161,13 @@ class SliceFacts:
             )
             self.contradicted[cards] = kinds
         return kinds
+
+    def contradicted_words(self, cards: tuple[str, ...]) -> frozenset[str]:
+        """The candidate words that may begin an unnegated word that one of ``cards`` contradicts."""
+        words = self.contradicted_first_words.get(cards)
+        if words is None:
+            words = self.contradicted_first_words[cards] = first_words_saying(self.contradicted_by(cards))
+        return words
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -500,6 +510,10 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         cards = where.cards
         # A word can only contradict a card direction: cards that state none leave nothing to read.
         if not cards or not facts.contradicted_by(cards):
+            continue
+        # What the sentence's cards contradict holds what any of its groups does: a sentence
+        # with no word that may say it, and no negation, has no suspect.
+        if not words.may_say(where.start, where.end, facts.contradicted_words(cards)):
             continue
         found = [d for d in words.directions(where.start, where.end) if not _masked(masks, mask_starts, d.start, d.end)]
         if not found:
