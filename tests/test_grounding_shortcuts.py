@@ -32,6 +32,7 @@ from qcgrade.grounding.directions import (
     directions,
     first_words_saying,
 )
+from qcgrade.reading.names import _CATEGORY_ENDINGS, _PERIOD_NUMERAL, _PERIOD_NUMERALS, _WORD_THEN_SPACE, CATEGORY_WORDS
 from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
 from qcgrade.reading.section import parse_section
 
@@ -186,3 +187,22 @@ def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> Non
                 left += 1
                 assert not kinds.intersection(said), (text[sentence.start : sentence.end], kinds, said)
     assert left > 100 and read > 100
+
+
+def test_name_tests_take_their_patterns_cheap_first_steps() -> None:
+    """The set lookup and the word-ending test of ``is_name`` pass whatever the patterns would."""
+    pool = ["1", "2", "3", "4", "5", "Q", "H", "q", "\uff11", "\u0661", "x", ""]
+    shapes = {a + b for a in pool for b in pool} | {a + b + c for a in pool for b in pool for c in pool}
+    assert {s for s in shapes if _PERIOD_NUMERAL.fullmatch(s)} == {s for s in shapes if s in _PERIOD_NUMERALS}
+    rng = random.Random(9)
+    words = [*sorted(CATEGORY_WORDS), "Scopes", "scope", "Tiers", "XTier", "Éphase", "\u00c9tage", "a", "-", "\u0301"]
+    found = 0
+    for _ in range(20000):
+        before = "".join(rng.choice(words) + rng.choice(("", " ")) for _ in range(rng.randint(1, 3)))
+        before += rng.choice((" ", "\u00a0", "\u2029", "\t"))
+        before = before[-16:]
+        word = _WORD_THEN_SPACE.search(before)
+        if word is not None and word.group(1) in CATEGORY_WORDS:
+            found += 1
+            assert before[:-1].endswith(_CATEGORY_ENDINGS), before
+    assert found > 1000
