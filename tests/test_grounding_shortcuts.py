@@ -172,7 +172,7 @@ def test_negation_window_shortcut_gives_the_search() -> None:
 
 
 def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> None:
-    """``may_say`` is False only where no direction word says one of the kinds (the long way: every word)."""
+    """``directions_saying`` gives None only where no direction word says one of the kinds (the long way: every word)."""
     rng = random.Random(3)
     every = [(axis, sign, negated) for axis in (SIZE, QUALITY, OUTCOME) for sign in (UP, DOWN) for negated in (False, True)]
     left = read = 0
@@ -180,8 +180,11 @@ def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> Non
         reader = DirectionReader(text)
         for sentence in parse_section(text).sentences:
             kinds = frozenset(rng.sample(every, rng.randint(1, 4)))
-            said = [(d.axis, d.sign, d.negated) for d in directions(text, sentence.start, sentence.end)]
-            if reader.may_say(sentence.start, sentence.end, first_words_saying(kinds)):
+            every_word = directions(text, sentence.start, sentence.end)
+            said = [(d.axis, d.sign, d.negated) for d in every_word]
+            got = reader.directions_saying(sentence.start, sentence.end, first_words_saying(kinds))
+            if got is not None:
+                assert got == every_word
                 read += 1
             else:
                 left += 1

@@ -18,7 +18,7 @@ is a bounded alternation of literal words, so scans are linear.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 import regex
@@ -265,28 +265,36 @@ class DirectionReader:
             self.plain = lowered is None
         return lowered
 
-    def may_say(self, start: int, stop: int, words: frozenset[str]) -> bool:
-        """False when no direction word of ``text[start:stop]`` can be negated or begin with one of ``words``.
+    def directions_saying(self, start: int, stop: int, words: frozenset[str]) -> list[Direction] | None:
+        """:meth:`directions`, or None when no direction word there can be negated or begin with one of ``words``.
 
-        One C-level scan for candidates and one for negations, no pattern
-        run: a sentence whose cards no word of it can contradict is left there.
+        The candidates are found by one C-level scan, and negations by
+        another: a sentence whose cards no word of it can contradict is left
+        there, without a pattern run, and any other is read from the same
+        candidates.
         """
         lowered = self._lowered()
-        if lowered is None or _NEGATION_KEY.search(lowered, start, stop) is not None:
-            return True
-        return not words.isdisjoint(_CANDIDATE.findall(lowered, start, stop + 1))
+        if lowered is None:
+            return self.directions(start, stop)
+        candidates = list(_CANDIDATE.finditer(lowered, start, stop + 1))
+        if _NEGATION_KEY.search(lowered, start, stop) is None and words.isdisjoint([c.group() for c in candidates]):
+            return None
+        return self._read(lowered, start, stop, candidates)
 
     def directions(self, start: int, stop: int) -> list[Direction]:
         """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
         lowered = self._lowered()
         if lowered is None:
             return directions(self.text, start, stop)
+        # One character past the range: the word boundary at its end is the text's, and
+        # a word that runs past the end, cut there, still ends past it (and is skipped).
+        return self._read(lowered, start, stop, _CANDIDATE.finditer(lowered, start, stop + 1))
+
+    def _read(self, lowered: str, start: int, stop: int, candidates: Iterable[re.Match[str]]) -> list[Direction]:
         text = self.text
         found: list[Direction] = []
         last = start
-        # One character past the range: the word boundary at its end is the text's, and
-        # a word that runs past the end, cut there, still ends past it (and is skipped).
-        for candidate in _CANDIDATE.finditer(lowered, start, stop + 1):
+        for candidate in candidates:
             at = candidate.start()
             if at >= stop:
                 break

@@ -513,9 +513,10 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
             continue
         # What the sentence's cards contradict holds what any of its groups does: a sentence
         # with no word that may say it, and no negation, has no suspect.
-        if not words.may_say(where.start, where.end, facts.contradicted_words(cards)):
+        read = words.directions_saying(where.start, where.end, facts.contradicted_words(cards))
+        if read is None:
             continue
-        found = [d for d in words.directions(where.start, where.end) if not _masked(masks, mask_starts, d.start, d.end)]
+        found = [d for d in read if not _masked(masks, mask_starts, d.start, d.end)]
         if not found:
             continue
         # Only a word some owning card contradicts can be a miss (see judge()); the
