@@ -447,14 +447,17 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     text = section.text
     for index, numerals in reading.numerals().items():
         where = cited[index]
+        single = len(where.groups) <= 1  # every numeral rests on the same cards
+        owners, stated = where.cards, None
         for numeral in numerals:
             if skip_years and _is_year(numeral.text):
                 continue
-            owners = where.owners(numeral.start)
-            key = (*owners, "{", *where.tags)
-            stated = sources.get(key)
-            if stated is None:
-                stated = sources[key] = _sources(facts, owners, where.tags)
+            if stated is None or not single:
+                owners = where.owners(numeral.start)
+                key = (*owners, "{", *where.tags)
+                stated = sources.get(key)
+                if stated is None:
+                    stated = sources[key] = _sources(facts, owners, where.tags)
             # Most numerals of a faithful sentence are plain and stated as written: one set lookup.
             plain = plain_key(numeral.text, text[numeral.end : numeral.end + 32])
             if plain is not None and plain in stated.exact:
