@@ -17,13 +17,23 @@ from qcgrade.grounding.directions import (
     _CANDIDATE,
     _FIRST_WORDS,
     DIRECTION_WORD,
+    DOWN,
+    OUTCOME,
+    QUALITY,
+    SIZE,
+    UP,
     DirectionReader,
     _direction,
     _direction_matches,
     _lowered,
     _matches,
+    _negated,
+    _negated_in,
     directions,
+    first_words_saying,
 )
+from qcgrade.reading.names import _CATEGORY_ENDINGS, _PERIOD_NUMERAL, _PERIOD_NUMERALS, _WORD_THEN_SPACE, CATEGORY_WORDS
+from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
 from qcgrade.reading.section import parse_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,4 +122,90 @@ def test_direction_reader_gives_what_the_pattern_gives() -> None:
             expected = _by_whole_text_candidates(text, start, stop)
             assert reader.directions(start, stop) == expected, (text[start:stop], start, stop)
             found += len(expected)
+    assert found > 1000
+
+
+def _lookalike_texts() -> list[str]:
+    """Texts dense in what the look-alike test looks at: runs of digits and look-alikes, triggers, scripts."""
+    rng = random.Random(11)
+    pieces = [
+        *"0123456789.,%$€£¥ IlOoSZBxa_-(\u2030\u066a\ufe6a\u0609\u0417\u041e\u0456\u03bf\u00e9\u4e00",
+        "\U0001d40e",
+        "\U0001e2ff",  # an astral currency sign
+        " per cent",
+        " pct",
+        " percent",
+        "\u00a0",
+        "1,200",
+        "e.g.",
+        "U.S.",
+    ]
+    texts = [rng.choice(("", " ")).join(rng.choice(pieces) for _ in range(rng.randint(1, 24))) for _ in range(6000)]
+    corpus = [*FIXTURES, *sorted((ROOT / "tests" / "corpora").rglob("*.md")), *sorted((ROOT / "tests").rglob("*.toml"))]
+    return texts + [p.read_text(encoding="utf-8") for p in corpus]
+
+
+def test_lookalike_shortcut_gives_the_long_way() -> None:
+    texts = _lookalike_texts()
+    answers = [may_show_lookalikes(t) for t in texts]
+    assert answers == [_may_show_lookalikes_the_long_way(t) for t in texts]
+    assert any(answers) and not all(answers)  # both answers are exercised
+
+
+def test_negation_window_shortcut_gives_the_search() -> None:
+    """A window holding no negation key is read as not negated: the search agrees everywhere."""
+    rng = random.Random(5)
+    words = "NOT No never Neither nor WITHOUT no longer failed to Fail to stopped CEASED halted didn't won\u2019t"
+    words += " isn'T notable nothing nevertheless snort one knot anode ; , . rose fell grew \u00e9t\u00e9 \u0131 x"
+    pool = words.split() + ["\n", "  ", "\u00a0"]
+    negated = 0
+    for _ in range(3000):
+        text = " ".join(rng.choice(pool) for _ in range(rng.randint(1, 12)))
+        lowered = _lowered(text)
+        assert lowered is not None
+        for at in range(len(text) + 1):
+            for start in (0, at // 2):
+                expected = _negated(text, start, at)
+                assert _negated_in(lowered, text, start, at) == expected, (text, start, at)
+                negated += expected
+    assert negated > 1000
+
+
+def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> None:
+    """``directions_saying`` gives None only where no direction word says one of the kinds (the long way: every word)."""
+    rng = random.Random(3)
+    every = [(axis, sign, negated) for axis in (SIZE, QUALITY, OUTCOME) for sign in (UP, DOWN) for negated in (False, True)]
+    left = read = 0
+    for text in _texts():
+        reader = DirectionReader(text)
+        for sentence in parse_section(text).sentences:
+            kinds = frozenset(rng.sample(every, rng.randint(1, 4)))
+            every_word = directions(text, sentence.start, sentence.end)
+            said = [(d.axis, d.sign, d.negated) for d in every_word]
+            got = reader.directions_saying(sentence.start, sentence.end, first_words_saying(kinds))
+            if got is not None:
+                assert got == every_word
+                read += 1
+            else:
+                left += 1
+                assert not kinds.intersection(said), (text[sentence.start : sentence.end], kinds, said)
+    assert left > 100 and read > 100
+
+
+def test_name_tests_take_their_patterns_cheap_first_steps() -> None:
+    """The set lookup and the word-ending test of ``is_name`` pass whatever the patterns would."""
+    pool = ["1", "2", "3", "4", "5", "Q", "H", "q", "\uff11", "\u0661", "x", ""]
+    shapes = {a + b for a in pool for b in pool} | {a + b + c for a in pool for b in pool for c in pool}
+    assert {s for s in shapes if _PERIOD_NUMERAL.fullmatch(s)} == {s for s in shapes if s in _PERIOD_NUMERALS}
+    rng = random.Random(9)
+    words = [*sorted(CATEGORY_WORDS), "Scopes", "scope", "Tiers", "XTier", "Éphase", "\u00c9tage", "a", "-", "\u0301"]
+    found = 0
+    for _ in range(20000):
+        before = "".join(rng.choice(words) + rng.choice(("", " ")) for _ in range(rng.randint(1, 3)))
+        before += rng.choice((" ", "\u00a0", "\u2029", "\t"))
+        before = before[-16:]
+        word = _WORD_THEN_SPACE.search(before)
+        if word is not None and word.group(1) in CATEGORY_WORDS:
+            found += 1
+            assert before[:-1].endswith(_CATEGORY_ENDINGS), before
     assert found > 1000

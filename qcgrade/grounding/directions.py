@@ -18,7 +18,7 @@ is a bounded alternation of literal words, so scans are linear.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 import regex
@@ -173,10 +173,12 @@ class Direction(NamedTuple):
 
 
 # Every alternative of DIRECTION_WORD begins with one of these words, whole.
-_FIRST_WORDS = frozenset(LEXICON) | frozenset(
+# The first words of the contextual alternatives (their meanings: _CONTEXT_MEANING).
+_CONTEXT_FIRST = frozenset(
     "up down above ahead more below behind less short contracted gain gains gained gaining loss losses lost lose loses losing"
     " larger bigger greater smaller fewer".split()
 )
+_FIRST_WORDS = frozenset(LEXICON) | _CONTEXT_FIRST
 _RUN = regex.compile(r"\w+")
 
 
@@ -256,20 +258,43 @@ class DirectionReader:
         self.lowered: str | None = None
         self.plain = False  # the text folds oddly: read each range the plain way
 
-    def directions(self, start: int, stop: int) -> list[Direction]:
-        """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
+    def _lowered(self) -> str | None:
         lowered = self.lowered
         if lowered is None and not self.plain:
             lowered = self.lowered = _lowered(self.text)
             self.plain = lowered is None
+        return lowered
+
+    def directions_saying(self, start: int, stop: int, words: frozenset[str]) -> list[Direction] | None:
+        """:meth:`directions`, or None when no direction word there can be negated or begin with one of ``words``.
+
+        The candidates are found by one C-level scan, and negations by
+        another: a sentence whose cards no word of it can contradict is left
+        there, without a pattern run, and any other is read from the same
+        candidates.
+        """
+        lowered = self._lowered()
+        if lowered is None:
+            return self.directions(start, stop)
+        candidates = list(_CANDIDATE.finditer(lowered, start, stop + 1))
+        if _NEGATION_KEY.search(lowered, start, stop) is None and words.isdisjoint([c.group() for c in candidates]):
+            return None
+        return self._read(lowered, start, stop, candidates)
+
+    def directions(self, start: int, stop: int) -> list[Direction]:
+        """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
+        lowered = self._lowered()
         if lowered is None:
             return directions(self.text, start, stop)
+        # One character past the range: the word boundary at its end is the text's, and
+        # a word that runs past the end, cut there, still ends past it (and is skipped).
+        return self._read(lowered, start, stop, _CANDIDATE.finditer(lowered, start, stop + 1))
+
+    def _read(self, lowered: str, start: int, stop: int, candidates: Iterable[re.Match[str]]) -> list[Direction]:
         text = self.text
         found: list[Direction] = []
         last = start
-        # One character past the range: the word boundary at its end is the text's, and
-        # a word that runs past the end, cut there, still ends past it (and is skipped).
-        for candidate in _CANDIDATE.finditer(lowered, start, stop + 1):
+        for candidate in candidates:
             at = candidate.start()
             if at >= stop:
                 break
@@ -285,16 +310,16 @@ class DirectionReader:
                     and (end == stop or (text[end] not in _ASCII_JOINERS and text[end].isascii()))
                 ):
                     last = end
-                    found.append(Direction(at, end, text[at:end], *meaning, _negated(text, start, at)))
+                    found.append(Direction(at, end, text[at:end], *meaning, _negated_in(lowered, text, start, at)))
                 else:
                     match = DIRECTION_WORD.match(text, at, stop)
                     if match is not None:
                         last = match.end()
-                        found.append(_direction(text, start, at, match))
+                        found.append(_direction(text, start, at, match, _negated_in(lowered, text, start, at)))
             if word in _OUTCOME_FIRST:
                 outcome = _OUTCOME_WORD.match(text, at, stop)
                 if outcome is not None:
-                    found.append(_direction(text, start, at, outcome))
+                    found.append(_direction(text, start, at, outcome, _negated_in(lowered, text, start, at)))
         return found
 
 
@@ -318,6 +343,21 @@ def _matches(
                 yield at, outcome
 
 
+def first_words_saying(kinds: frozenset[tuple[str, int, bool]]) -> frozenset[str]:
+    """The candidate words that may begin a direction word saying one of ``kinds`` (axis, sign, negated) unnegated.
+
+    A lexicon word says its own meaning; a first word of a contextual
+    alternative may say any of theirs, and an outcome word either outcome.
+    """
+    said = {(axis, sign) for axis, sign, negated in kinds if not negated}
+    words = {word for word, meaning in LEXICON.items() if meaning in said}
+    if not said.isdisjoint(_CONTEXT_MEANING.values()):
+        words |= _CONTEXT_FIRST
+    if (OUTCOME, UP) in said or (OUTCOME, DOWN) in said:
+        words |= _OUTCOME_FIRST
+    return frozenset(words)
+
+
 def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
     """Every direction word in ``text[start:end]``, in order (a gain or loss word also once on the outcome axis).
 
@@ -332,8 +372,20 @@ def _negated(text: str, start: int, at: int) -> bool:
     return _NEGATION.search(text[max(start, at - _LOOKBACK) : at]) is not None
 
 
-def _direction(text: str, start: int, at: int, match: regex.Match[str]) -> Direction:
-    negated = _negated(text, start, at)
+# What every negation of _NEGATION holds, lowercased, with the blank that must
+# follow it: a window (or sentence) without any needs no search. One stdlib scan,
+# which skips to these first letters in C (most keys share the first "n").
+_NEGATION_KEY = re.compile(r"n(?:ot|o|ever|either|or|'t|\u2019t)\s|without\s|fail(?:ed)?\s|stopped\s|ceased\s|halted\s")
+
+
+def _negated_in(lowered: str, text: str, start: int, at: int) -> bool:
+    """:func:`_negated`, given ``text.lower()`` offset for offset (see _FOLDS_ODDLY)."""
+    return _NEGATION_KEY.search(lowered, max(start, at - _LOOKBACK), at) is not None and _negated(text, start, at)
+
+
+def _direction(text: str, start: int, at: int, match: regex.Match[str], negated: bool | None = None) -> Direction:
+    if negated is None:
+        negated = _negated(text, start, at)
     if match.re is _OUTCOME_WORD:
         return Direction(at, match.end(), match.group(), OUTCOME, UP if match.lastgroup == "up" else DOWN, negated)
     kind = match.lastgroup or "word"

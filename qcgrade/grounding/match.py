@@ -38,6 +38,7 @@ from .directions import (
     agrees,
     contradicts,
     directions,
+    first_words_saying,
     implied_directions,
 )
 from .values import Value, derived_values, metric_values, plain_key, read_numeral, read_values, same_value
@@ -141,10 +142,10 @@ class SliceFacts:
     metrics: dict[str, tuple[Value, ...]]
     # What a numeral may match, by (citation group, "{", tags): filled as sentences ask.
     sources: dict[tuple[str, ...], Sources] = field(default_factory=dict)
-    # The axes each card has lexical or implied directions on: a sentence word on no such axis has nothing to contradict.
-    axes: dict[str, frozenset[str]] = field(default_factory=dict)
     # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
     contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
+    # The first words of those (unnegated), by cards: a sentence without any, and without a negation, is not read.
+    contradicted_first_words: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
 
     def contradicted_by(self, cards: tuple[str, ...]) -> frozenset[tuple[str, int, bool]]:
         """What a word must say (axis, sign, negated) for one of ``cards`` to contradict it (see :func:`contradicts`)."""
@@ -160,6 +161,13 @@ class SliceFacts:
             )
             self.contradicted[cards] = kinds
         return kinds
+
+    def contradicted_words(self, cards: tuple[str, ...]) -> frozenset[str]:
+        """The candidate words that may begin an unnegated word that one of ``cards`` contradicts."""
+        words = self.contradicted_first_words.get(cards)
+        if words is None:
+            words = self.contradicted_first_words[cards] = first_words_saying(self.contradicted_by(cards))
+        return words
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -262,8 +270,6 @@ def facts_for(evidence: EvidenceSlice) -> SliceFacts:
         return hit[1]
     metrics = {m.tag: tuple(metric_values(m.value, m.unit)) for m in evidence.metrics}
     facts = SliceFacts({c.id: _card_facts(c, metrics) for c in evidence.cards}, metrics)
-    for card_id, card_facts in facts.cards.items():
-        facts.axes[card_id] = frozenset(d.direction.axis for d in card_facts.directions)
     _CACHE[key] = (evidence, facts)  # the slice is kept alive, so its id is not reused
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -441,14 +447,17 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     text = section.text
     for index, numerals in reading.numerals().items():
         where = cited[index]
+        single = len(where.groups) <= 1  # every numeral rests on the same cards
+        owners, stated = where.cards, None
         for numeral in numerals:
             if skip_years and _is_year(numeral.text):
                 continue
-            owners = where.owners(numeral.start)
-            key = (*owners, "{", *where.tags)
-            stated = sources.get(key)
-            if stated is None:
-                stated = sources[key] = _sources(facts, owners, where.tags)
+            if stated is None or not single:
+                owners = where.owners(numeral.start)
+                key = (*owners, "{", *where.tags)
+                stated = sources.get(key)
+                if stated is None:
+                    stated = sources[key] = _sources(facts, owners, where.tags)
             # Most numerals of a faithful sentence are plain and stated as written: one set lookup.
             plain = plain_key(numeral.text, text[numeral.end : numeral.end + 32])
             if plain is not None and plain in stated.exact:
@@ -501,16 +510,27 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     mask_starts = [start for start, _end in masks]
     words = DirectionReader(text)
     for where in reading.citing:
-        if not where.cards:
+        cards = where.cards
+        # A word can only contradict a card direction: cards that state none leave nothing to read.
+        if not cards or not facts.contradicted_by(cards):
             continue
-        # A word can only contradict a card direction on its own axis: no such direction, nothing to read.
-        axes = frozenset().union(*(facts.axes[card_id] for card_id in where.cards))
-        if not axes:
+        # What the sentence's cards contradict holds what any of its groups does: a sentence
+        # with no word that may say it, and no negation, has no suspect.
+        read = words.directions_saying(where.start, where.end, facts.contradicted_words(cards))
+        if read is None:
             continue
-        found = [d for d in words.directions(where.start, where.end) if not _masked(masks, mask_starts, d.start, d.end)]
+        found = [d for d in read if not _masked(masks, mask_starts, d.start, d.end)]
+        if not found:
+            continue
         # Only a word some owning card contradicts can be a miss (see judge()); the
         # sentence is indexed only when there is one.
-        suspects = [d for d in found if _contradicted(facts, where.owners(d.start), d)]
+        groups = where.groups
+        if len(groups) <= 1:
+            # One citation group (or none): every word rests on the same cards.
+            kinds = facts.contradicted_by(groups[0] if groups else cards)
+            suspects = [d for d in found if (d.axis, d.sign, d.negated) in kinds]
+        else:
+            suspects = [d for d in found if _contradicted(facts, where.owners(d.start), d)]
         if not suspects:
             continue
         reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))

@@ -56,6 +56,9 @@ CATEGORY_WORDS = frozenset(
     }
 )
 _WORD_THEN_SPACE = regex.compile(r"(?<![\p{L}\p{M}])(\p{Lu}\p{Ll}+)[^\S\u2029]$")
+# Cheap tests first (each numeral of a section is asked): what the patterns need.
+_PERIOD_NUMERALS = frozenset(("1Q", "2Q", "3Q", "4Q", "1H", "2H"))  # what _PERIOD_NUMERAL matches whole
+_CATEGORY_ENDINGS = tuple(sorted(CATEGORY_WORDS))  # a category word must end just before the blank
 _CATEGORY_DIGITS = regex.compile(r"\p{N}{1,2}[a-d]?" + _NOT_QUANTITY_AFTER)  # "Phase 2b"
 _FILING_FORM = regex.compile(r"\p{N}{1,2}-\p{Lu}(?![\p{L}\p{M}\p{N}_])")
 _BEFORE_FILING = regex.compile(r"[\p{L}\p{M}\p{N}_\-.,]")
@@ -64,14 +67,14 @@ _BEFORE_FILING = regex.compile(r"[\p{L}\p{M}\p{N}_\-.,]")
 def is_name(text: str, start: int, end: int) -> bool:
     """Whether the numeral ``text[start:end]`` is a period label or part of a name."""
     numeral = text[start:end]
-    if _PERIOD_NUMERAL.fullmatch(numeral):
+    if numeral in _PERIOD_NUMERALS:
         return _PERIOD_LABEL.match(text, start) is not None
     before = text[max(0, start - 16) : start]
     if before.endswith(("-", "\u2010", "\u2011")):
         name = _HYPHENATED_NAME.search(before)
         if name is not None and name.group(1) not in _QUANTITY_PREFIXES and name.group(1) not in CURRENCY_NAMES:
             return _NAME_DIGITS.fullmatch(numeral) is not None and _NAME_DIGITS.match(text, start) is not None
-    if before[-1:].isspace():
+    if before[-1:].isspace() and before[:-1].endswith(_CATEGORY_ENDINGS):
         word = _WORD_THEN_SPACE.search(before)
         if word is not None and word.group(1) in CATEGORY_WORDS:
             match = _CATEGORY_DIGITS.match(text, start)

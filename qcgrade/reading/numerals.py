@@ -179,6 +179,16 @@ _LOOKALIKE_TRIGGER = re.compile("[%\u2030\u2031\u066a\ufe6a\u0609\u060a," + re.e
 
 
 _PLAIN_RUN = frozenset("0123456789.,")
+# Where a trigger can get past the shortcuts of the long way below: a
+# percent sign or comma after a run of plain digits and separators after a
+# look-alike or non-ASCII character (looked for in the reversed text, so that
+# the scan starts at the rare sign); or a currency sign, a space and a plain
+# run before a look-alike or non-ASCII character. Supersets (no run length
+# limit, any comma), each one stdlib scan: most text holds neither.
+_ASCII_LOOKALIKES = "".join(sorted(c for c in _LOOKALIKE_CHARS if c.isascii()))
+_MAY_PASS_BACKWARDS = re.compile(rf"[%\u2030\u2031\u066a\ufe6a\u0609\u060a,][0-9.,]*[\x80-\U0010ffff{_ASCII_LOOKALIKES}]")
+_MAY_PASS_FORWARDS = re.compile(rf"[{re.escape(_BMP_CURRENCY_SIGNS)}] ?[0-9.,]*[\x80-\U0010ffff{_ASCII_LOOKALIKES}]")
+_MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9.,]*[{_ASCII_LOOKALIKES}]")  # "$" is the one ASCII currency sign
 
 
 def may_show_lookalikes(text: str) -> bool:
@@ -189,6 +199,19 @@ def may_show_lookalikes(text: str) -> bool:
     percent sign or comma (and not glued to a word), or just after a currency
     sign. Most text answers no and is scanned with the faster pattern.
     """
+    ascii = text.isascii()
+    if (
+        _MAY_PASS_BACKWARDS.search(text[::-1]) is None
+        and (_MAY_PASS_FORWARDS_ASCII if ascii else _MAY_PASS_FORWARDS).search(text) is None
+        and (ascii or not any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS))
+    ):
+        # Every trigger would be passed by a shortcut of the long way: only a percent word is left to look at.
+        return _lookalikes_before_percent_word(text)
+    return _may_show_lookalikes_the_long_way(text)
+
+
+def _may_show_lookalikes_the_long_way(text: str) -> bool:
+    """:func:`may_show_lookalikes`, looking at every trigger (the shortcut's reference)."""
     lookalikes = _LOOKALIKE_CHARS
     if not text.isascii() and any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS):
         return True  # rare signs: take the full pattern rather than a second scan
