@@ -184,11 +184,12 @@ _PLAIN_RUN = frozenset("0123456789.,")
 # look-alike or non-ASCII character (looked for in the reversed text, so that
 # the scan starts at the rare sign); or a currency sign, a space and a plain
 # run before a look-alike or non-ASCII character. Supersets (no run length
-# limit, any comma), each one stdlib scan: most text holds neither.
+# limit beyond the 40 characters a run may hold, any comma), each one stdlib
+# scan: most text holds neither. The bound keeps each scan linear ("1,1,1,...").
 _ASCII_LOOKALIKES = "".join(sorted(c for c in _LOOKALIKE_CHARS if c.isascii()))
-_MAY_PASS_BACKWARDS = re.compile(rf"[%\u2030\u2031\u066a\ufe6a\u0609\u060a,][0-9.,]*[\x80-\U0010ffff{_ASCII_LOOKALIKES}]")
-_MAY_PASS_FORWARDS = re.compile(rf"[{re.escape(_BMP_CURRENCY_SIGNS)}] ?[0-9.,]*[\x80-\U0010ffff{_ASCII_LOOKALIKES}]")
-_MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9.,]*[{_ASCII_LOOKALIKES}]")  # "$" is the one ASCII currency sign
+_MAY_PASS_BACKWARDS = re.compile(rf"[%\u2030\u2031\u066a\ufe6a\u0609\u060a,][0-9.,]{{0,40}}[\x80-\U0010ffff{_ASCII_LOOKALIKES}]")
+_MAY_PASS_FORWARDS = re.compile(rf"[{re.escape(_BMP_CURRENCY_SIGNS)}] ?[0-9.,]{{0,40}}[\x80-\U0010ffff{_ASCII_LOOKALIKES}]")
+_MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9.,]{{0,40}}[{_ASCII_LOOKALIKES}]")  # "$" is the one ASCII currency sign
 
 
 def may_show_lookalikes(text: str) -> bool:
