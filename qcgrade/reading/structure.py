@@ -27,7 +27,6 @@ from markdown_it.token import Token
 
 from .document import Document
 from .numerals import QUANTITY_START as _QUANTITY_START
-from .numerals import QUANTITY_WORDS
 
 _LOWER_START = regex.compile(r"[ \t\n\u00a0]*\p{Ll}")
 
@@ -49,7 +48,7 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
     if not any(_starts_above_one_or_runs_long(tokens[index]) for index in doc.ordered_lists):
         # Lists counting from 0 or 1 draw a quantity only before a quantity word.
         visible = doc.projection.text
-        if _QUANTITY_AT_UNIT_START.search(visible) is None and _QUANTITY_START_HERE.match(visible) is None:
+        if _QUANTITY_AT_UNIT_START.search(visible) is None and _QUANTITY_START.match(visible) is None:
             return []
     unit_tokens = [u.token_index for u in doc.units]
     text = doc.projection.text
@@ -104,10 +103,7 @@ def _starts_above_one_or_runs_long(opener: Token) -> bool:
 # Units are joined by UNIT_BREAK in the visible text, so one scan finds them.
 # (An alternative "\A|\u2029" would make the engine try every position: the
 # first unit is matched on its own.)
-_QUANTITY_START_HERE = regex.compile(
-    r"[ \t\n\u00a0]*(?:[%\u2030\u2031\p{Sc}]|(?i:" + "|".join(QUANTITY_WORDS) + r")(?![\p{L}\p{N}]))"
-)
-_QUANTITY_AT_UNIT_START = regex.compile("\u2029" + _QUANTITY_START_HERE.pattern)
+_QUANTITY_AT_UNIT_START = regex.compile("\u2029" + _QUANTITY_START.pattern)
 
 
 def _item_closes(tokens: list[Token]) -> dict[int, int]:
