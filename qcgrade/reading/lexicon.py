@@ -13,9 +13,9 @@ import regex
 
 # Numerals (what a reader reads as one number, and what is a name) have their
 # own module; re-exported so every shape can be read from one place.
-from .numerals import HAS_DIGIT, NUMERAL, footnote_masks, group_masks, scan_start
+from .numerals import NUMERAL, NUMERAL_TRIGGER, footnote_masks, group_masks, scan_start
 
-__all__ = ["HAS_DIGIT", "NUMERAL", "scan_start"]
+__all__ = ["NUMERAL", "NUMERAL_TRIGGER", "scan_start"]
 
 # Numbers are read with \p{N}: decimal digits (Nd) of any script, letter
 # numbers (Nl: Roman numerals) and other numbers (No: superscripts, fractions

@@ -255,13 +255,15 @@ def _may_show_lookalikes_the_long_way(text: str) -> bool:
     return _lookalikes_before_percent_word(text)
 
 
-# A percent word after a space: a superset of where the look-alike alternative
-# before a percent word can match (the stdlib engine finds it several times faster).
-_BEFORE_PERCENT_WORD = re.compile(r"[ \u00a0](?i:per[ \u00a0]?cent|pct)")
+# A percent word after spaces, from the first of them: a superset of where the
+# look-alike alternative before a percent word can match (the stdlib engine
+# finds it several times faster). Only a run's first space starts a match, so
+# a long run of spaces is tried once, not once per space.
+_BEFORE_PERCENT_WORD = re.compile(r"(?<![ \u00a0])[ \u00a0]++(?i:per[ \u00a0]?cent|pct)")
 
 
 def percent_word_at(text: str, start: int, end: int) -> int:
-    """Where the first percent word of ``text[start:end]`` is preceded by its space, or -1.
+    """Where the first percent word of ``text[start:end]`` is preceded by its spaces, or -1.
 
     A stretch with no digit, sign or separator may still show a number: letters
     drawn as digits before a percent word ("lO percent").
@@ -303,8 +305,108 @@ def numeral_pattern(text: str) -> regex.Pattern[str] | None:
 _ANY_DIGIT = regex.compile(r"\p{N}")
 
 
-#: A character that may start or make a numeral; scanning starts a little before the first.
-HAS_DIGIT = regex.compile(rf"[\p{{N}}{_CYRILLIC_GREEK_LOOKALIKE}{_CJK_DIGITS}%\u066a\ufe6a\u2030\p{{Sc}},\U0001f51f\U0001f4af]")
+#: Where a numeral may be; scanning starts a little before the first. Every
+#: numeral holds a digit, a CJK numeral or a number emoji, or it is letters
+#: drawn as digits in a numeric context: before a percent sign, after a
+#: currency sign, grouped after a comma ("l,OOO"), or before a percent word,
+#: which :func:`percent_word_at` finds. A comma before anything else (nearly
+#: every comma of prose) starts none.
+NUMERAL_TRIGGER = regex.compile(rf"[\p{{N}}{_CJK_DIGITS}{_PERCENT[1:-1]}\p{{Sc}}\U0001f51f\U0001f4af]|,(?={_LOOKALIKE})")
+
+
+# Non-ASCII characters common in prose and in the visible text that are no
+# trigger (unit and cell breaks, dashes, quotes, the no-break space): left out
+# of the stdlib scan below (tests/test_numeral_scan.py checks each).
+NOT_TRIGGERS = "\u00a0\u00b7\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u2029\u2063"
+
+
+def _non_ascii_but(excluded: str) -> str:
+    """A character class body: every non-ASCII character except ``excluded``."""
+    ranges, low = [], 0x80
+    for char in sorted(excluded):
+        if ord(char) > low:
+            ranges.append(f"{chr(low)}-{chr(ord(char) - 1)}")
+        low = ord(char) + 1
+    ranges.append(f"{chr(low)}-\U0010ffff")
+    return "".join(ranges)
+
+
+# Where a trigger may be, for the stdlib engine (it scans a listed class
+# several times faster than the regex engine tests properties): the ASCII
+# triggers, a comma before a look-alike or non-ASCII character, and the other
+# non-ASCII characters, which the regex engine then decides one at a time.
+_MAY_TRIGGER = re.compile(rf"[0-9$%{_non_ascii_but(NOT_TRIGGERS)}]|,(?=[IlOoSZB\u0080-\U0010ffff])")
+# Non-ASCII characters decided one at a time before the rest of a stretch is
+# left to the regex engine: text in another script stays one scan.
+_ONE_AT_A_TIME = 32
+
+
+class NumeralStarts:
+    """Where the first numeral of a stretch of one text may be (asked once per scanned stretch).
+
+    The earlier of the first ``NUMERAL_TRIGGER`` and the first percent word
+    after a space (:func:`percent_word_at`), found mostly by the stdlib
+    engine and string search: prose is ASCII but for a few dashes and quotes.
+    """
+
+    __slots__ = ("text", "_lowered")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        lowered = text.lower()
+        # Percent words are looked for in the lowered text, which must keep the offsets.
+        self._lowered = lowered if len(lowered) == len(text) else None
+
+    def first(self, start: int, end: int) -> int:
+        """Where the first numeral of ``text[start:end]`` may be, or -1."""
+        first = self._first_trigger(start, end)
+        stop = end if first < 0 else first  # a percent word holds no trigger: it ends before one
+        word = percent_word_at(self.text, start, stop) if self._lowered is None else self._percent_word(start, stop)
+        return word if word >= 0 else first
+
+    def _percent_word(self, start: int, stop: int) -> int:
+        """:func:`percent_word_at`, tried only where the lowered text shows ``cent`` or ``pct``."""
+        lowered = self._lowered
+        assert lowered is not None
+        found = -1
+        # The last space before "percent" is 4 characters before its "cent", before "per cent" 5, before "pct" 1.
+        for key, backs in (("cent", (4, 5)), ("pct", (1,))):
+            at = lowered.find(key, start, stop)
+            while at >= 0 and (found < 0 or at < found):
+                space = self._spaces_before(at, backs, start, stop)
+                if space >= 0:
+                    found = space if found < 0 else min(found, space)
+                    break
+                at = lowered.find(key, at + 1, stop)
+        return found
+
+    def _spaces_before(self, key: int, backs: tuple[int, ...], start: int, stop: int) -> int:
+        """Where the spaces before the percent word holding ``key`` start, or -1 when there is none."""
+        text = self.text
+        for back in backs:
+            last = key - back
+            if last >= start and text[last] in " \u00a0":
+                first = last
+                while first > start and text[first - 1] in " \u00a0":
+                    first -= 1
+                if _BEFORE_PERCENT_WORD.match(text, first, stop) is not None:
+                    return first
+        return -1
+
+    def _first_trigger(self, start: int, end: int) -> int:
+        text = self.text
+        decided = 0
+        for candidate in _MAY_TRIGGER.finditer(text, start, end):
+            at = candidate.start()
+            if text[at] in "0123456789$%":
+                return at
+            if decided == _ONE_AT_A_TIME:
+                trigger = NUMERAL_TRIGGER.search(text, at, end)
+                return -1 if trigger is None else trigger.start()
+            decided += 1
+            if NUMERAL_TRIGGER.match(text, at, end) is not None:
+                return at
+        return -1
 
 
 def scan_start(text: str, first: int, floor: int) -> int:

@@ -20,9 +20,9 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
-from .lexicon import HAS_DIGIT, TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
+from .lexicon import TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
 from .names import heading_number, is_name
-from .numerals import numeral_pattern, percent_word_at, scan_start, shows_bidi_override
+from .numerals import NumeralStarts, numeral_pattern, scan_start, shows_bidi_override
 from .projection import fold
 from .sentences import quoted_spans, sentence_ends
 from .structure import list_numbers
@@ -102,6 +102,7 @@ class Section:
         "_sentences",
         "_numerals",
         "_scan",
+        "_starts",
         "_drawn",
     )
 
@@ -118,6 +119,7 @@ class Section:
     _sentences: object  # tuple[Sentence, ...] once built
     _numerals: object  # tuple[Numeral, ...] once built
     _scan: str | None
+    _starts: NumeralStarts | None
     _drawn: list[Numeral] | None
 
     def __init__(self, text: str) -> None:
@@ -149,6 +151,7 @@ class Section:
         setter(self, "_sentences", _UNSET)
         setter(self, "_numerals", _UNSET)
         setter(self, "_scan", scan[0])
+        setter(self, "_starts", None)
         setter(self, "_drawn", None)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -254,8 +257,11 @@ class Section:
             # Markers blanked out: digits inside a marker never count.
             scan = _blank(self._folded, self._masks) if self._masks else self._folded
             object.__setattr__(self, "_scan", scan)
-        digit = HAS_DIGIT.search(scan, start, end)
-        first = digit.start() if digit is not None else percent_word_at(scan, start, end)
+        starts = self._starts
+        if starts is None:
+            starts = NumeralStarts(scan)
+            object.__setattr__(self, "_starts", starts)
+        first = starts.first(start, end)
         if first < 0:
             return
         start = scan_start(scan, first, start)

@@ -1,0 +1,140 @@
+"""The numeral scan's shortcuts read exactly what the plain scan reads.
+
+A section's numerals are found stretch by stretch: the scan starts a little
+before the first place a numeral may be (:class:`NumeralStarts`, mostly a
+stdlib search) with the cheapest pattern for the stretch. Here each shortcut
+is compared with the plain reading: ``NUMERAL_TRIGGER`` and the percent-word
+search for where to start, and ``NUMERAL.finditer`` over the whole text for
+what is read.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import regex
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from qcgrade.reading.names import is_name
+from qcgrade.reading.numerals import NOT_TRIGGERS, NUMERAL, NUMERAL_TRIGGER, NumeralStarts, percent_word_at
+from qcgrade.reading.section import _blank, parse_section
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = sorted(p for p in (ROOT / "fixtures").rglob("*.md") if p.name != "README.md") + sorted(
+    (ROOT / "tests" / "corpora").rglob("*.md")
+)
+
+# Pieces that sit at the edges of the shortcuts: triggers of every kind,
+# look-alikes, percent words in every case and spacing, near misses of them,
+# characters left out of the stdlib scan, and one that lowercases to two.
+PIECES = [
+    "42",
+    "4",
+    "٤٢",
+    "四十二",
+    "\U0001f51f",
+    "%",
+    "\u2031",
+    "\u066a",
+    "$",
+    "\u20ac",
+    "\U0001ec8f",
+    ",",
+    ", ",
+    ",O",
+    ",\u0417",
+    "l",
+    "O",
+    "IO",
+    "lO",
+    "\u0417\u041e",
+    "percent",
+    "PerCent",
+    "per cent",
+    "per\u00a0cent",
+    "PCT",
+    "pct",
+    "recent",
+    "cent",
+    "percentage",
+    " ",
+    "\u00a0",
+    "\u2029",
+    "\u2063",
+    "\u2014",
+    "\u201c",
+    "\u0130",
+    "\u212a",
+    "revenue",
+    "FY25",
+    ".",
+    "-",
+]
+
+
+def _reference_first(text: str, start: int, end: int) -> int:
+    trigger = NUMERAL_TRIGGER.search(text, start, end)
+    first = trigger.start() if trigger is not None else end
+    word = percent_word_at(text, start, first)
+    if word >= 0:
+        return word
+    return first if trigger is not None else -1
+
+
+def _texts() -> list[str]:
+    rng = random.Random(11)
+    built = [rng.choice(("", " ")).join(rng.choice(PIECES) for _ in range(rng.randint(1, 30))) for _ in range(3000)]
+    return built + [p.read_text(encoding="utf-8") for p in CORPUS]
+
+
+def test_characters_left_out_of_the_stdlib_scan_are_no_triggers() -> None:
+    for char in NOT_TRIGGERS:
+        assert NUMERAL_TRIGGER.match(char + "O") is None, hex(ord(char))
+        assert regex.match(r"[\p{N}\p{Sc}]", char) is None, hex(ord(char))
+
+
+def test_where_a_numeral_may_start_matches_the_trigger_and_percent_word_search() -> None:
+    rng = random.Random(3)
+    for text in _texts():
+        starts = NumeralStarts(text)
+        spans = [(0, len(text))] + [tuple(sorted(rng.sample(range(len(text) + 1), 2))) for _ in range(3) if len(text) > 1]
+        for start, end in spans:
+            assert starts.first(start, end) == _reference_first(text, start, end), (text[start:end][:200], start, end)
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join), st.integers(0, 40), st.integers(0, 40))
+@example("lO percent of revenue, and growing", 0, 34)
+@example("IO\u2031 of revenue", 0, 15)
+def test_numeral_starts_property(text: str, a: int, b: int) -> None:
+    start, end = sorted((min(a, len(text)), min(b, len(text))))
+    assert NumeralStarts(text).first(start, end) == _reference_first(text, start, end)
+
+
+def _plain_numerals(text: str) -> list[tuple[int, int]]:
+    """What the section reads, the plain way: NUMERAL over the whole text with markers blanked, names left out."""
+    section = parse_section(text)
+    scan = _blank(section._folded, section._masks) if section._masks else section._folded
+    to_source = section._doc.projection.to_source
+    found = []
+    for match in NUMERAL.finditer(scan):
+        start, end = match.span()
+        if end - start <= 4 and is_name(scan, start, end):
+            continue
+        found.append(to_source(start, end))
+    return found
+
+
+def test_section_numerals_are_the_plain_scan() -> None:
+    for text in _texts():
+        section = parse_section(text)
+        drawn = {(n.start, n.end) for n in section._drawn_numerals()}
+        read = [(n.start, n.end) for n in section.numerals if (n.start, n.end) not in drawn]
+        assert read == _plain_numerals(text), text[:200]
+
+
+def test_numerals_hidden_by_an_earlier_comma_or_a_rare_percent_sign_are_read() -> None:
+    """Two false passes the old trigger let through: a comma after "lO percent", and "‱"."""
+    for text, shown in (("Cloud is lO percent of revenue, and growing.", "lO"), ("Cloud is IO\u2031 of revenue.", "IO\u2031")):
+        assert [text[n.start : n.end] for n in parse_section(text).numerals] == [shown]
