@@ -255,28 +255,41 @@ def _may_show_lookalikes_the_long_way(text: str) -> bool:
     return _lookalikes_before_percent_word(text)
 
 
-# A percent word after spaces, from the first of them: a superset of where the
-# look-alike alternative before a percent word can match (the stdlib engine
-# finds it several times faster). Only a run's first space starts a match, so
-# a long run of spaces is tried once, not once per space.
-_BEFORE_PERCENT_WORD = re.compile(r"(?<![ \u00a0])[ \u00a0]++(?i:per[ \u00a0]?cent|pct)")
+# A percent word after a space: with the spaces before it (see
+# percent_word_spaces), a superset of where the look-alike alternative before
+# a percent word can match. The stdlib engine finds it several times faster.
+_PERCENT_WORD_AFTER_SPACE = re.compile(r"[ \u00a0](?i:per[ \u00a0]?cent|pct)")
+_SPACES = " \u00a0"
+
+
+def percent_word_spaces(text: str, start: int, end: int) -> list[int]:
+    """Where the spaces before each percent word of ``text[start:end]`` start, in order."""
+    return [_spaces_start(text, w.start(), start) for w in _PERCENT_WORD_AFTER_SPACE.finditer(text, start, end)]
+
+
+def _spaces_start(text: str, at: int, floor: int) -> int:
+    """The start of the run of spaces that holds ``at`` (not before ``floor``)."""
+    while at > floor and text[at - 1] in _SPACES:
+        at -= 1
+    return at
 
 
 def percent_word_at(text: str, start: int, end: int) -> int:
-    """Where the first percent word of ``text[start:end]`` is preceded by its spaces, or -1.
+    """Where the spaces before the first percent word of ``text[start:end]`` start, or -1.
 
     A stretch with no digit, sign or separator may still show a number: letters
-    drawn as digits before a percent word ("lO percent").
+    drawn as digits before a percent word ("lO percent"); markdown shows a run
+    of spaces as one.
     """
-    word = _BEFORE_PERCENT_WORD.search(text, start, end)
-    return -1 if word is None else word.start()
+    word = _PERCENT_WORD_AFTER_SPACE.search(text, start, end)
+    return -1 if word is None else _spaces_start(text, word.start(), start)
 
 
 def _lookalikes_before_percent_word(text: str) -> bool:
     """Whether a run holding a look-alike stands before a percent word ("lO percent")."""
     lookalikes = _LOOKALIKE_CHARS
-    for word in _BEFORE_PERCENT_WORD.finditer(text):
-        run = _RUN_BEFORE.match(text, 0, word.start())
+    for space in percent_word_spaces(text, 0, len(text)):
+        run = _RUN_BEFORE.match(text, 0, space)
         if run is not None and not lookalikes.isdisjoint(run.group()):
             return True
     return False
@@ -345,53 +358,22 @@ class NumeralStarts:
     """Where the first numeral of a stretch of one text may be (asked once per scanned stretch).
 
     The earlier of the first ``NUMERAL_TRIGGER`` and the first percent word
-    after a space (:func:`percent_word_at`), found mostly by the stdlib
-    engine and string search: prose is ASCII but for a few dashes and quotes.
+    after spaces (:func:`percent_word_at`), found by the stdlib engine, with
+    the regex engine deciding non-ASCII characters: prose is ASCII but for a
+    few dashes and quotes.
     """
 
-    __slots__ = ("text", "_lowered")
+    __slots__ = ("text",)
 
     def __init__(self, text: str) -> None:
         self.text = text
-        lowered = text.lower()
-        # Percent words are looked for in the lowered text, which must keep the offsets.
-        self._lowered = lowered if len(lowered) == len(text) else None
 
     def first(self, start: int, end: int) -> int:
         """Where the first numeral of ``text[start:end]`` may be, or -1."""
         first = self._first_trigger(start, end)
-        stop = end if first < 0 else first  # a percent word holds no trigger: it ends before one
-        word = percent_word_at(self.text, start, stop) if self._lowered is None else self._percent_word(start, stop)
+        # A percent word holds no trigger: one before the trigger ends before it.
+        word = percent_word_at(self.text, start, end if first < 0 else first)
         return word if word >= 0 else first
-
-    def _percent_word(self, start: int, stop: int) -> int:
-        """:func:`percent_word_at`, tried only where the lowered text shows ``cent`` or ``pct``."""
-        lowered = self._lowered
-        assert lowered is not None
-        found = -1
-        # The last space before "percent" is 4 characters before its "cent", before "per cent" 5, before "pct" 1.
-        for key, backs in (("cent", (4, 5)), ("pct", (1,))):
-            at = lowered.find(key, start, stop)
-            while at >= 0 and (found < 0 or at < found):
-                space = self._spaces_before(at, backs, start, stop)
-                if space >= 0:
-                    found = space if found < 0 else min(found, space)
-                    break
-                at = lowered.find(key, at + 1, stop)
-        return found
-
-    def _spaces_before(self, key: int, backs: tuple[int, ...], start: int, stop: int) -> int:
-        """Where the spaces before the percent word holding ``key`` start, or -1 when there is none."""
-        text = self.text
-        for back in backs:
-            last = key - back
-            if last >= start and text[last] in " \u00a0":
-                first = last
-                while first > start and text[first - 1] in " \u00a0":
-                    first -= 1
-                if _BEFORE_PERCENT_WORD.match(text, first, stop) is not None:
-                    return first
-        return -1
 
     def _first_trigger(self, start: int, end: int) -> int:
         text = self.text
