@@ -46,7 +46,12 @@ LOCATOR_WORDS = frozenset(
 # A bracket group, read whatever its length and across soft line breaks (never
 # a unit or cell break), holding at most one level of nested brackets (an
 # editor's "[p. iv]" inside); its parts are split on , and ;.
-CITATION_GROUP = regex.compile(r"\[([^\[\]\u2029\u2063]*+(?:\[[^\[\]\u2029\u2063]*\][^\[\]\u2029\u2063]*+)*)\]")
+# The everyday one-id group ("[E001]", a CITATION_ID alone) is told apart by
+# the engine as it matches (group "id"), not by a second match of each group.
+CITATION_GROUP = regex.compile(
+    r"\[(?:(?P<id>(?:\p{L}[\p{L}\p{M}]*[-_]?)?\p{N}+)\]"
+    r"|(?P<group>[^\[\]\u2029\u2063]*+(?:\[[^\[\]\u2029\u2063]*\][^\[\]\u2029\u2063]*+)*)\])"
+)
 # A footnote reference has a word for an id; "[^30%]" is not one.
 FOOTNOTE = regex.compile(r"\[\^[\w-]{1,64}\]")
 # Braces around one or more identifiers ("{m_rev}", "{m_rev, m_share}").
@@ -145,13 +150,13 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
         for match in CITATION_GROUP.finditer(text):
             if editorial is not None and editorial.inserted(*match.span()):
                 continue
-            group = match.group(1)
-            if CITATION_ID.fullmatch(group):  # the everyday [E001]
-                start, end = match.span(1)
+            if match.group("id") is not None:  # the everyday [E001]
+                start, end = match.span("id")
                 found.append(("citation", start, end, start, end, True))
                 masks.append(match.span())
                 continue
-            ids = citation_ids(group, match.start(1))
+            group = match.group("group")
+            ids = citation_ids(group, match.start("group"))
             if not ids:
                 continue
             found.extend(("citation", s, e, s, e, v) for _id, s, e, v in ids)
