@@ -25,10 +25,9 @@ from typing import Any
 import pytest
 import regex
 from markdown_it import MarkdownIt
-from test_reader_view import _IGNORABLE, _Visible
+from reader_oracle import IGNORABLE, VisibleText, read_blocks
 
 from helpers import load_toml
-from qcgrade.reading.lexicon import NUMERAL, find_markers
 from qcgrade.reading.projection import fold
 from qcgrade.reading.section import parse_section
 
@@ -41,7 +40,7 @@ PLACEHOLDERS = {"foo": "42", "bar": "3.5%", "baz": "1,200", "bim": "$7bn"}
 _PLACEHOLDER = regex.compile(r"\b(?:" + "|".join(PLACEHOLDERS) + r")\b")
 
 
-class _ReaderView(_Visible):
+class _ReaderView(VisibleText):
     """The reader-view parser, plus the start number a browser draws for ``<ol start>``."""
 
     def __init__(self) -> None:
@@ -77,31 +76,11 @@ def reader_numerals(html: str) -> Counter:
     parser = _ReaderView()
     parser.feed(html)
     parser.close()
-    numerals: Counter = Counter(parser.drawn)  # the <ol start> numbers
-    for block in parser.blocks:
-        visible = "".join(chunk for chunk, _, _ in block)
-        code: list[tuple[int, int]] = []
-        raw: list[tuple[int, int]] = []
-        pos = 0
-        for chunk, is_code, is_raw in block:
-            if is_code:
-                code.append((pos, pos + len(chunk)))
-            if is_raw:
-                raw.append((pos, pos + len(chunk)))
-            pos += len(chunk)
-        folded = fold(visible)
-        _found, masks = find_markers(folded)
-        chars = list(folded)
-        for s, e in masks:
-            overlapping = [r for r in (*code, *raw) if r[0] < e and s < r[1]]
-            if not overlapping:
-                chars[s:e] = " " * (e - s)
-        numerals.update(m.group() for m in NUMERAL.finditer("".join(chars)))
-    return numerals
+    return read_blocks(parser)[1]  # the <ol start> numbers included
 
 
 def grader_numerals(markdown: str) -> Counter:
-    return Counter(fold(_IGNORABLE.sub("", n.text)) for n in parse_section(markdown).numerals)
+    return Counter(fold(IGNORABLE.sub("", n.text)) for n in parse_section(markdown).numerals)
 
 
 def _variant(example: dict[str, Any]) -> tuple[str, str] | None:

@@ -247,11 +247,10 @@ def _may_show_lookalikes_the_long_way(text: str) -> bool:
         if run is None or lookalikes.isdisjoint(run.group()):
             continue
         before = run.start() - 1
-        # A numeral may also start inside the run, after one of its separators ("e.g.IO%").
+        # Not glued to a word, or a numeral may start inside the run after one of
+        # its separators ("e.g.IO%", "U.S.IO%" holds "S.IO%").
         if before < 0 or not (text[before].isalpha() or text[before] == "_") or "." in run.group() or "," in run.group():
             return True
-        if "." in run.group() or "," in run.group():
-            return True  # a numeral may start inside the run, after a stop ("U.S.IO%" holds "S.IO%")
     return _lookalikes_before_percent_word(text)
 
 
