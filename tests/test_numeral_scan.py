@@ -18,7 +18,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from qcgrade.reading.names import is_name
-from qcgrade.reading.numerals import NOT_TRIGGERS, NUMERAL, NUMERAL_TRIGGER, NumeralStarts, percent_word_at
+from qcgrade.reading.numerals import NOT_TRIGGERS, NUMERAL, NUMERAL_TRIGGER, NumeralStarts, numeral_pattern, percent_word_at
 from qcgrade.reading.section import _blank, parse_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,3 +138,56 @@ def test_numerals_hidden_by_an_earlier_comma_or_a_rare_percent_sign_are_read() -
     """Two false passes the old trigger let through: a comma after "lO percent", and "‱"."""
     for text, shown in (("Cloud is lO percent of revenue, and growing.", "lO"), ("Cloud is IO\u2031 of revenue.", "IO\u2031")):
         assert [text[n.start : n.end] for n in parse_section(text).numerals] == [shown]
+
+
+LOOKALIKE_PIECES = [
+    "42",
+    "4.2",
+    "1,000",
+    "IO",
+    "lO",
+    "O",
+    "l",
+    "S",
+    "B",
+    "\u0417\u041e",
+    "\U0001d40e",
+    "٤",
+    "%",
+    "\u2031",
+    "$",
+    "$ ",
+    "\u20ac",
+    "\u00a3",
+    ",",
+    ", ",
+    ".",
+    " ",
+    "\u00a0",
+    "percent",
+    " per cent",
+    "total",
+    "also",
+    "\u2014",
+    "\u201c",
+    "bn",
+    "x",
+    "-",
+    "_",
+    "e.g.",
+    "U.S.",
+]
+
+
+def _lookalike_texts() -> list[str]:
+    rng = random.Random(19)
+    built = [rng.choice(("", " ")).join(rng.choice(LOOKALIKE_PIECES) for _ in range(rng.randint(1, 16))) for _ in range(6000)]
+    return built + [p.read_text(encoding="utf-8") for p in CORPUS]
+
+
+def test_the_pattern_chosen_for_a_text_reads_what_numeral_reads() -> None:
+    """numeral_pattern's choice (no look-alike alternatives for most text) changes no match."""
+    for text in _lookalike_texts():
+        chosen = numeral_pattern(text)
+        expected = [m.span() for m in NUMERAL.finditer(text)]
+        assert ([] if chosen is None else [m.span() for m in chosen.finditer(text)]) == expected, text

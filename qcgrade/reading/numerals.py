@@ -178,18 +178,56 @@ _ASTRAL_CURRENCY_SIGNS = tuple(c for c in _CURRENCY_SIGNS if ord(c) >= 0x10000)
 _LOOKALIKE_TRIGGER = re.compile("[%\u2030\u2031\u066a\ufe6a\u0609\u060a," + re.escape(_BMP_CURRENCY_SIGNS) + "]")
 
 
+# Non-ASCII characters common in prose and in the visible text that are no
+# trigger (unit and cell breaks, dashes, quotes, the no-break space): left out
+# of the stdlib scan below (tests/test_numeral_scan.py checks each).
+NOT_TRIGGERS = "\u00a0\u00b7\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u2029\u2063"
+
+
+def _non_ascii_but(excluded: str) -> str:
+    """A character class body: every non-ASCII character except ``excluded``."""
+    ranges, low = [], 0x80
+    for char in sorted(excluded):
+        if ord(char) > low:
+            ranges.append(f"{chr(low)}-{chr(ord(char) - 1)}")
+        low = ord(char) + 1
+    ranges.append(f"{chr(low)}-\U0010ffff")
+    return "".join(ranges)
+
+
 _PLAIN_RUN = frozenset("0123456789.,")
-# Where a trigger can get past the shortcuts of the long way below: a
-# percent sign or comma after a run of plain digits and separators after a
-# look-alike or non-ASCII character (looked for in the reversed text, so that
-# the scan starts at the rare sign); or a currency sign, a space and a plain
-# run before a look-alike or non-ASCII character. Supersets (no run length
-# limit beyond the 40 characters a run may hold, any comma), each one stdlib
-# scan: most text holds neither. The bound keeps each scan linear ("1,1,1,...").
+# Where a trigger can get past the shortcuts of the long way below: a percent
+# sign, or a comma before a digit or look-alike, after a run of plain digits
+# and separators after a look-alike or non-ASCII character (looked for in the
+# reversed text, so that the scan starts at the rare sign); or a currency
+# sign, a space and plain digits before a look-alike or non-ASCII character
+# (a look-alike after a currency sign counts only before any separator).
+# Supersets (no run length limit beyond the 40 characters a run may hold),
+# each one stdlib scan: most text holds neither. The non-ASCII characters
+# common in prose that are no letter, mark or digit (NOT_TRIGGERS) hold no
+# run. The bound keeps each scan linear ("1,1,1,...").
 _ASCII_LOOKALIKES = "".join(sorted(c for c in _LOOKALIKE_CHARS if c.isascii()))
-_MAY_PASS_BACKWARDS = re.compile(rf"[%\u2030\u2031\u066a\ufe6a\u0609\u060a,][0-9.,]{{0,40}}[\x80-\U0010ffff{_ASCII_LOOKALIKES}]")
-_MAY_PASS_FORWARDS = re.compile(rf"[{re.escape(_BMP_CURRENCY_SIGNS)}] ?[0-9.,]{{0,40}}[\x80-\U0010ffff{_ASCII_LOOKALIKES}]")
-_MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9.,]{{0,40}}[{_ASCII_LOOKALIKES}]")  # "$" is the one ASCII currency sign
+_RUN_CHAR = f"[{_ASCII_LOOKALIKES}{_non_ascii_but(NOT_TRIGGERS)}]"
+_MAY_PASS_BACKWARDS = re.compile(rf"[%\u2030\u2031\u066a\ufe6a\u0609\u060a,][0-9.,]{{0,40}}{_RUN_CHAR}")
+_MAY_PASS_FORWARDS = re.compile(rf"[{re.escape(_BMP_CURRENCY_SIGNS)}][ \u00a0]?[0-9]{{0,40}}{_RUN_CHAR}")
+_MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9]{{0,40}}[{_ASCII_LOOKALIKES}]")  # "$" is the one ASCII currency sign
+
+
+def _may_pass_backwards(text: str) -> bool:
+    """Whether ``_MAY_PASS_BACKWARDS`` finds a percent sign, or a comma before a digit or look-alike."""
+    backwards = text[::-1]
+    size = len(text)
+    at = 0
+    while True:
+        found = _MAY_PASS_BACKWARDS.search(backwards, at)
+        if found is None:
+            return False
+        if backwards[found.start()] != ",":
+            return True
+        after = size - found.start()  # the character after the comma, in ``text``
+        if after < size and (text[after] in _LOOKALIKE_CHARS or text[after].isdigit()):
+            return True
+        at = found.start() + 1  # a comma inside this run may still be one
 
 
 def may_show_lookalikes(text: str) -> bool:
@@ -202,7 +240,7 @@ def may_show_lookalikes(text: str) -> bool:
     """
     ascii = text.isascii()
     if (
-        _MAY_PASS_BACKWARDS.search(text[::-1]) is None
+        not _may_pass_backwards(text)
         and (_MAY_PASS_FORWARDS_ASCII if ascii else _MAY_PASS_FORWARDS).search(text) is None
         and (ascii or not any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS))
     ):
@@ -226,12 +264,12 @@ def _may_show_lookalikes_the_long_way(text: str) -> bool:
             j = at + 1
             if j < size and text[j] == " ":
                 j += 1
-            stop = min(size, j + 40)  # the run is at most 40 characters (_RUN_AFTER)
-            while j < stop and text[j] in _PLAIN_RUN:
+            stop = min(size, j + 40)  # the run is at most 40 characters (_FIRST_RUN_AFTER)
+            while j < stop and text[j] in "0123456789":
                 j += 1
             if j == stop or (text[j].isascii() and text[j] not in lookalikes):
                 continue
-            run = _RUN_AFTER.match(text, at + 1)
+            run = _FIRST_RUN_AFTER.match(text, at + 1)
             if run is not None and not lookalikes.isdisjoint(run.group()):
                 return True
             continue
@@ -295,9 +333,11 @@ def _lookalikes_before_percent_word(text: str) -> bool:
 
 
 # The run of digits, marks, separators and look-alikes just before a position
-# (a reverse match) or just after a currency sign.
+# (a reverse match).
 _RUN_BEFORE = regex.compile(rf"(?r)(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}.,]){{1,40}}")
-_RUN_AFTER = regex.compile(rf"[ \u00a0]?(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}.,]){{1,40}}")
+# After a currency sign a look-alike counts only in the first run, before any
+# separator ("$lO.5bn"; "$4.2B" holds none: B is its magnitude).
+_FIRST_RUN_AFTER = regex.compile(rf"[ \u00a0]?(?:{_LOOKALIKE}|[\p{{N}}\p{{M}}]){{1,40}}")
 
 
 def numeral_pattern(text: str) -> regex.Pattern[str] | None:
@@ -324,23 +364,6 @@ _ANY_DIGIT = regex.compile(r"\p{N}")
 #: which :func:`percent_word_at` finds. A comma before anything else (nearly
 #: every comma of prose) starts none.
 NUMERAL_TRIGGER = regex.compile(rf"[\p{{N}}{_CJK_DIGITS}{_PERCENT[1:-1]}\p{{Sc}}\U0001f51f\U0001f4af]|,(?={_LOOKALIKE})")
-
-
-# Non-ASCII characters common in prose and in the visible text that are no
-# trigger (unit and cell breaks, dashes, quotes, the no-break space): left out
-# of the stdlib scan below (tests/test_numeral_scan.py checks each).
-NOT_TRIGGERS = "\u00a0\u00b7\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u2029\u2063"
-
-
-def _non_ascii_but(excluded: str) -> str:
-    """A character class body: every non-ASCII character except ``excluded``."""
-    ranges, low = [], 0x80
-    for char in sorted(excluded):
-        if ord(char) > low:
-            ranges.append(f"{chr(low)}-{chr(ord(char) - 1)}")
-        low = ord(char) + 1
-    ranges.append(f"{chr(low)}-\U0010ffff")
-    return "".join(ranges)
 
 
 # Where a trigger may be, for the stdlib engine (it scans a listed class
