@@ -145,6 +145,8 @@ _CJK_NUMERAL = (
     rf"|[{_CJK_DIGITS}]{{1,16}}[{_CJK_MAGNITUDE}]{{0,2}}(?={_CJK_AFTER})"
 )
 _EMOJI = "\U0001f51f|\U0001f4af(?=[ \u00a0]?(?:[%\u2030x\u00d7]|per))"
+# What a CJK numeral or number emoji holds: text without any is scanned without those alternatives.
+_SYMBOL_CHARS = (*_CJK_DIGITS, "\U0001f51f", "\U0001f4af")
 
 # The alternatives after the first open with a one-character guard, so that at
 # most positions they fail before their variable-length lookbehinds run.
@@ -165,7 +167,6 @@ _PATTERNS = {
     (False, True): regex.compile(rf"{_DIGIT_SHAPES}|{_LOOKALIKE_NUMERAL}"),
     (True, True): NUMERAL,
 }
-_SYMBOL_HINT = re.compile(f"[{_CJK_DIGITS}]")
 
 
 _LOOKALIKE_CHARS = frozenset(_LOOKALIKE[1:-1])
@@ -173,6 +174,7 @@ _LOOKALIKE_CHARS = frozenset(_LOOKALIKE[1:-1])
 # look-alike, or a currency sign. The stdlib engine scans a literal class fastest.
 _CURRENCY_SIGNS = "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Sc")
 _BMP_CURRENCY_SIGNS = "".join(c for c in _CURRENCY_SIGNS if ord(c) < 0x10000)
+_NON_ASCII_CURRENCY_SIGNS = tuple(c for c in _BMP_CURRENCY_SIGNS if c != "$")
 _ASTRAL_CURRENCY_SIGNS = tuple(c for c in _CURRENCY_SIGNS if ord(c) >= 0x10000)
 # A class of BMP characters only: the stdlib engine scans it with a bitmap.
 _LOOKALIKE_TRIGGER = re.compile("[%\u2030\u2031\u066a\ufe6a\u0609\u060a," + re.escape(_BMP_CURRENCY_SIGNS) + "]")
@@ -209,21 +211,40 @@ _PLAIN_RUN = frozenset("0123456789.,")
 _ASCII_LOOKALIKES = "".join(sorted(c for c in _LOOKALIKE_CHARS if c.isascii()))
 _RUN_CHAR = f"[{_ASCII_LOOKALIKES}{_non_ascii_but(NOT_TRIGGERS)}]"
 _MAY_PASS_BACKWARDS = re.compile(rf"[%\u2030\u2031\u066a\ufe6a\u0609\u060a,][0-9.,]{{0,40}}{_RUN_CHAR}")
+# The same for "%" and "," alone: a pattern that opens with one character is
+# scanned several times faster than one that opens with a class, and most
+# text holds none of the other percent signs.
+_PERCENT_PAST_ASCII = "\u2030\u2031\u066a\ufe6a\u0609\u060a"
+_MAY_PASS_AFTER_PERCENT = re.compile(rf"%[0-9.,]{{0,40}}{_RUN_CHAR}")
+_MAY_PASS_AFTER_COMMA = re.compile(rf",[0-9.,]{{0,40}}{_RUN_CHAR}")
 _MAY_PASS_FORWARDS = re.compile(rf"[{re.escape(_BMP_CURRENCY_SIGNS)}][ \u00a0]?[0-9]{{0,40}}{_RUN_CHAR}")
 _MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9]{{0,40}}[{_ASCII_LOOKALIKES}]")  # "$" is the one ASCII currency sign
+_MAY_PASS_AFTER_DOLLAR = re.compile(rf"\$[ \u00a0]?[0-9]{{0,40}}{_RUN_CHAR}")
+
+
+def _may_pass_forwards(text: str) -> bool:
+    """Whether ``_MAY_PASS_FORWARDS`` finds a currency sign before a look-alike (see above)."""
+    if text.isascii():
+        return _MAY_PASS_FORWARDS_ASCII.search(text) is not None
+    # A test for each sign (a fast string search) beats one scan for a class of them.
+    if any(sign in text for sign in _NON_ASCII_CURRENCY_SIGNS):
+        return _MAY_PASS_FORWARDS.search(text) is not None
+    return "$" in text and _MAY_PASS_AFTER_DOLLAR.search(text) is not None
 
 
 def _may_pass_backwards(text: str) -> bool:
     """Whether ``_MAY_PASS_BACKWARDS`` finds a percent sign, or a comma before a digit or look-alike."""
     backwards = text[::-1]
+    if any(sign in text for sign in _PERCENT_PAST_ASCII):
+        return _MAY_PASS_BACKWARDS.search(backwards) is not None  # rare signs: the one class scan
+    if "%" in text and _MAY_PASS_AFTER_PERCENT.search(backwards) is not None:
+        return True
     size = len(text)
     at = 0
     while True:
-        found = _MAY_PASS_BACKWARDS.search(backwards, at)
+        found = _MAY_PASS_AFTER_COMMA.search(backwards, at)
         if found is None:
             return False
-        if backwards[found.start()] != ",":
-            return True
         after = size - found.start()  # the character after the comma, in ``text``
         if after < size and (text[after] in _LOOKALIKE_CHARS or text[after].isdigit()):
             return True
@@ -241,7 +262,7 @@ def may_show_lookalikes(text: str) -> bool:
     ascii = text.isascii()
     if (
         not _may_pass_backwards(text)
-        and (_MAY_PASS_FORWARDS_ASCII if ascii else _MAY_PASS_FORWARDS).search(text) is None
+        and not _may_pass_forwards(text)
         and (ascii or not any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS))
     ):
         # Every trigger would be passed by a shortcut of the long way: only a percent word is left to look at.
@@ -347,7 +368,8 @@ def numeral_pattern(text: str) -> regex.Pattern[str] | None:
     digit at all: with no digit, CJK numeral or number emoji, only a look-alike
     numeral could be there, and mostly none can.
     """
-    symbols = not text.isascii() and (_SYMBOL_HINT.search(text) is not None or "\U0001f51f" in text or "\U0001f4af" in text)
+    # A test for each character (a fast string search) beats one scan for a class of them.
+    symbols = not text.isascii() and any(char in text for char in _SYMBOL_CHARS)
     lookalikes = may_show_lookalikes(text)
     if not symbols and not lookalikes and _ANY_DIGIT.search(text) is None:
         return None
