@@ -17,7 +17,7 @@ import regex
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from qcgrade.reading.names import is_name
+from qcgrade.reading.names import is_name, names_by_pattern
 from qcgrade.reading.numerals import NOT_TRIGGERS, NUMERAL, NUMERAL_TRIGGER, NumeralStarts, numeral_pattern, percent_word_at
 from qcgrade.reading.section import _blank, parse_section
 
@@ -191,3 +191,19 @@ def test_the_pattern_chosen_for_a_text_reads_what_numeral_reads() -> None:
         chosen = numeral_pattern(text)
         expected = [m.span() for m in NUMERAL.finditer(text)]
         assert ([] if chosen is None else [m.span() for m in chosen.finditer(text)]) == expected, text
+
+
+def test_a_numeral_with_a_sign_or_separator_is_never_a_name() -> None:
+    """is_name's first shortcut (an ASCII numeral that is not all letters and digits) changes no answer."""
+    pieces = ["Scope", "Phase", "Wren-", "COVID-", "3Q", "1H", "10-K", "42", "4", "%", "$", ".", ",", "-", "B", " ", "24", "x"]
+    rng = random.Random(23)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))) for _ in range(4000)]
+    texts += [p.read_text(encoding="utf-8") for p in CORPUS]
+    answers = []
+    for text in texts:
+        for match in NUMERAL.finditer(text):
+            start, end = match.span()
+            if end - start <= 4:
+                answers.append(is_name(text, start, end))
+                assert answers[-1] == names_by_pattern(text, start, end), text
+    assert len(answers) > 1000 and any(answers) and not all(answers)  # names and quantities both met

@@ -67,6 +67,14 @@ _BEFORE_FILING = regex.compile(r"[\p{L}\p{M}\p{N}_\-.,]")
 def is_name(text: str, start: int, end: int) -> bool:
     """Whether the numeral ``text[start:end]`` is a period label or part of a name."""
     numeral = text[start:end]
+    if numeral.isascii() and not numeral.isalnum():
+        return False  # a sign, separator or unit symbol ("42%", "3.1", "$9"): every name is digits and letters
+    return names_by_pattern(text, start, end)
+
+
+def names_by_pattern(text: str, start: int, end: int) -> bool:
+    """:func:`is_name` without its first shortcut (tests compare the two)."""
+    numeral = text[start:end]
     if numeral in _PERIOD_NUMERALS:
         return _PERIOD_LABEL.match(text, start) is not None
     before = text[max(0, start - 16) : start]
