@@ -227,11 +227,20 @@ def _verbatim_start(src: str, line_no: int, lines: Lines) -> int:
     newline = src.find("\n")
     first_len = len(src) if newline < 0 else newline
     text = lines.text
-    end = lines.line_end(line_no)
+    starts = lines.starts
+    if line_no + 1 < len(starts):
+        # Lines.line_end and Lines.start, spelled out: this runs for every paragraph.
+        end = starts[line_no + 1] - 1
+        if end > 0 and text[end - 1] == "\r" and text[end] == "\n":
+            end -= 1
+        line_start = starts[line_no]
+    else:
+        end = len(text)
+        line_start = starts[-1]
     while end > 0 and text[end - 1] in " \t":
         end -= 1
     at = end - first_len
-    if at >= lines.start(line_no) and text.startswith(src, at):
+    if at >= line_start and text.startswith(src, at):
         return at
     return -1
 

@@ -150,13 +150,13 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
         for match in CITATION_GROUP.finditer(text):
             if editorial is not None and editorial.inserted(*match.span()):
                 continue
-            if match.group("id") is not None:  # the everyday [E001]
-                start, end = match.span("id")
+            if match.group(1) is not None:  # the everyday [E001] (group "id": by number, a name costs a lookup)
+                start, end = match.span(1)
                 found.append(("citation", start, end, start, end, True))
                 masks.append(match.span())
                 continue
-            group = match.group("group")
-            ids = citation_ids(group, match.start("group"))
+            group = match.group(2)
+            ids = citation_ids(group, match.start(2))
             if not ids:
                 continue
             found.extend(("citation", s, e, s, e, v) for _id, s, e, v in ids)
@@ -182,7 +182,7 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
                 at = match.start(1) + token.start()
                 found.append(("metric", at, at + len(token.group()), at, at + len(token.group()), True))
     if "§" in text or "\u2e39" in text:
-        for match in XREF.finditer(text):
+        for match in _xref_matches(text):
             span = match.span()
             # A numbered section ("§ 7 of the Clayton Act", "15 U.S.C. § 18")
             # shows its number to the reader: its digits still count.
@@ -190,6 +190,30 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
                 masks.append(span)
             found.append(("xref", *match.span(1), *span, True))
     return found, masks
+
+
+def _xref_matches(text: str) -> list[regex.Match[str]]:
+    """``list(XREF.finditer(text))``, the pattern tried only at each sign (a string search finds them)."""
+    found = []
+    done = 0  # like finditer, a match never starts inside the previous one
+    for sign in ("§", "\u2e39"):
+        at = text.find(sign)
+        while at >= 0:
+            match = XREF.match(text, at)
+            if match is not None:
+                found.append(match)
+            at = text.find(sign, at + 1)
+    found.sort(key=_match_start)
+    kept = []
+    for match in found:
+        if match.start() >= done:
+            kept.append(match)
+            done = match.end()
+    return kept
+
+
+def _match_start(match: regex.Match[str]) -> int:
+    return match.start()
 
 
 def link_citations(text: str, links: tuple[tuple[int, int], ...]) -> tuple[list[_Found], list[tuple[int, int]]]:

@@ -676,6 +676,10 @@ def _in_html(doc: Document, offset: int) -> bool:
     return bool(html) and _overlaps([s for s, _ in html], html, offset, offset + 1)
 
 
+# The tokens a unit is read from (see qcgrade.reading.document): only they can show an item's text.
+_UNIT_TOKENS = frozenset({"inline", "tr_close", "fence", "code_block", "html_block"})
+
+
 def _following_list_items(index: int, tokens: list[Token], visible_at: _VisibleUnits) -> int | None:
     """Non-empty items of a list right after the block at ``index``, or None."""
     opener = tokens[index - 1] if index > 0 else None
@@ -699,6 +703,6 @@ def _following_list_items(index: int, tokens: list[Token], visible_at: _VisibleU
         elif tok.level == level + 1 and tok.type == "list_item_close":
             count += 1 if item_has_text else 0
             in_item = False
-        elif in_item and visible_at.get(j, False):
+        elif in_item and not item_has_text and tok.type in _UNIT_TOKENS and visible_at.get(j, False):
             item_has_text = True
     return count

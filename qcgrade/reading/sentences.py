@@ -217,13 +217,14 @@ _CAPITALISED_THEN_WORD = regex.compile(r"\p{Lu}[\p{L}\p{M}'\u2019\-]*[^\S\u2029]
 
 
 _END = type(SENTENCE_END.match(". ")).end  # Match.end and Match.group, applied in C by map()
+_WORD = SENTENCE_END.groupindex["word"]  # a group by number: by name costs a lookup per match
 _GROUP = type(SENTENCE_END.match(". ")).group
 
 
 def _ends(text: str) -> list[int]:
     matches = list(SENTENCE_END.finditer(text))
     ends = list(map(_END, matches))
-    words = list(map(_GROUP, matches, repeat("word")))
+    words = list(map(_GROUP, matches, repeat(_WORD)))
     # Only a period after a short word may be an abbreviation: decide those in Python.
     for i in [i for i, word in enumerate(words) if word is not None]:
         word = words[i]
