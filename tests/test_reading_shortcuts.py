@@ -40,3 +40,38 @@ def test_xrefs_found_at_each_sign_are_the_pattern_scan() -> None:
         assert [m.span() for m in _xref_matches(text)] == expected, text
         found += len(expected)
     assert found > 1000
+
+
+def _to_source_two_searches(projection: object, start: int, end: int) -> tuple[int, int]:
+    """Projection.to_source as it was, with a search for each end (the reference)."""
+    from bisect import bisect_right
+
+    starts = projection.vis_starts  # type: ignore[attr-defined]
+    one_to_one = projection._one_to_one  # type: ignore[attr-defined]
+    src_starts, src_ends = projection.src_starts, projection.src_ends  # type: ignore[attr-defined]
+    if not starts:
+        return 0, 0
+    i = bisect_right(starts, start) - 1
+    src_start = src_starts[0] if i < 0 else (src_starts[i] + start - starts[i] if one_to_one[i] else src_starts[i])
+    if end <= start:
+        return src_start, src_start
+    j = bisect_right(starts, end - 1) - 1
+    if j < 0:
+        return src_start, src_starts[0]
+    return src_start, (src_starts[j] + end - starts[j] if one_to_one[j] else src_ends[j])
+
+
+def test_to_source_with_one_search_for_a_span_in_one_piece_gives_the_two_searches() -> None:
+    import random
+
+    rng = random.Random(29)
+    checked = 0
+    for path in CORPUS:
+        projection = parse_section(path.read_text(encoding="utf-8"))._doc.projection
+        size = len(projection.text)
+        for _ in range(200):
+            start = rng.randrange(size + 1)
+            end = min(size, start + rng.choice((0, 1, 2, 5, 40, 400)))
+            assert projection.to_source(start, end) == _to_source_two_searches(projection, start, end)
+            checked += 1
+    assert checked > 10000

@@ -101,7 +101,10 @@ class Projection:
             src_start = self.src_starts[i]
         if end <= start:
             return src_start, src_start
-        j = bisect_right(starts, end - 1) - 1
+        if i >= 0 and (i + 1 == len(starts) or end <= starts[i + 1]):
+            j = i  # most spans lie within one piece: no second search
+        else:
+            j = bisect_right(starts, end - 1) - 1
         if j < 0:
             return src_start, self.src_starts[0]
         if self._one_to_one[j]:
