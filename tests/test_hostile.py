@@ -89,6 +89,11 @@ HOSTILE = {
     "CSS content flood": lambda: "<style>" + 'p::after{content:"42%"} ' * 50_000 + "</style>",
     "100k spelled words": lambda: "one hundred and " * 100_000 + "percent",
     "100k hyphenated names": lambda: "Wren-" * 100_000 + "8B",
+    # Red-team pass 5: a chain of one-letter initials (the dotted-initialism
+    # lookbehind once read the whole chain back at every stop: cubic).
+    "100k one-letter initials": lambda: "l." * 100_000,
+    "50k look-alike decimals before a magnitude": lambda: "lO.l bn " * 50_000,
+    "100k spaced look-alike percents": lambda: "IO % " * 100_000,
 }
 
 
@@ -121,6 +126,8 @@ def test_hostile_input_costs_at_most_a_constant_times_prose(name: str, case_slic
         "forty-two percent ",
         '<input value="4"> ',
         "Rs42 crore 3200億円 ",
+        "l.",
+        "lO.l bn IO % lO\npercent $lObn ",
     ],
 )
 def test_cost_grows_linearly(unit: str, case_slice: dict) -> None:

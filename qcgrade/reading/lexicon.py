@@ -40,7 +40,8 @@ _PROSE_WORD = regex.compile(r"\p{L}[\p{L}\p{M}.]*")
 #: "[E001, p. 4]"); any other word ("[not from E001]") makes its ids check-only.
 LOCATOR_WORDS = frozenset(
     "see also cf e.g eg i.e ie and or source sources via per p pp page pages table tables fig figs figure "
-    "ref refs note notes appendix ibid in at from citing cited card cards evidence".split()
+    "ref refs note notes appendix ibid in at from citing cited card cards evidence slide slides exhibit exhibits "
+    "ex exh annex schedule chart charts para paras line lines sec section".split()
 )
 
 # A bracket group, read whatever its length and across soft line breaks (never

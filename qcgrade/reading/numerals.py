@@ -54,15 +54,18 @@ _LOOKALIKE = f"[IlOoSZB{_CYRILLIC_GREEK_LOOKALIKE}{_MATH_LOOKALIKE}]"
 # Letters that make glued digits an identifier: those of alphabets that write
 # alphanumeric ids. Any other letter (Han, Kana, Hangul, Thai, Arabic, Hebrew,
 # Devanagari ...) does not.
-_ID_LETTER = r"[\p{Latin}\p{Greek}\p{Cyrillic}]"
+_ID_LETTER = r"(?:(?!\u0394)[\p{Latin}\p{Greek}\p{Cyrillic}])"  # but the capital delta: "\u039442 bps" is a change
 # A digit, with any combining marks drawn on it (keycap, underline, stroke).
 _DIGIT = r"\p{N}\p{M}*"
 _DIGITS = rf"(?:{_DIGIT})+"
-_SEPARATOR = "[.,'\u00a0\u202f\u2009]"
+# An apostrophe groups thousands ("1'000'000") only before three digits: "Q3'24"
+# and "FY'26" are periods.
+_SEPARATOR = r"(?:[.,\u00a0\u202f\u2009]|'(?=\p{N}{3}(?!\p{N})))"
 # Percent and per-mille signs, the Arabic and small forms included.
 _PERCENT = "[%\u2030\u2031\u066a\ufe6a\u0609\u060a]"
+_PERCENT_SIGNS = frozenset(_PERCENT[1:-1])
 _SIGN = "[+\\-\u2212\u00b1]"
-_PERCENT_WORD = r"(?i:per[ \u00a0]?cent|pct)(?![\p{L}\p{N}])"
+_PERCENT_WORD = r"(?i:per[ \u00a0]?cent(?:age)?|pct)(?![\p{L}\p{N}])"
 _HYPHEN = "[-\u2010\u2011]"
 # A unit glued after the digits: letters of an id-writing alphabet ("bn", "m",
 # "GW"); other scripts' letters after a number are the next word.
@@ -73,7 +76,7 @@ _CURRENCY_CODES = "USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD|KRW|BRL|MXN|Z
 _LONG_MAGNITUDE = r"(?:bn|mn|tn|mln|bln|crores?|lakhs?|million|billion|trillion|thousand)(?![\p{L}\p{N}])"
 _SHORT_MAGNITUDE = r"[kmbKM](?![\p{L}\p{N}])"
 # Capitalised hyphen prefixes that are words, not names ("Mid-2025", "Top-3").
-_PREFIX_WORDS = "Mid|Pre|Post|Sub|Top|Over|Under|Non|Up|Circa|Near|Ultra|Super|Pro|Anti|Ex"
+_PREFIX_WORDS = "Mid|Pre|Post|Sub|Top|Over|Under|Non|Up|Down|Low|High|Circa|Near|Ultra|Super|Pro|Anti|Ex"
 #: Currency names: before a hyphen they make an amount, not a name ("Euro-420M").
 CURRENCY_NAMES = frozenset(
     "Euro Euros Dollar Dollars Yen Pound Pounds Rupee Rupees Peso Pesos Franc Francs Yuan Renminbi Won Rand Real"
@@ -87,11 +90,17 @@ _CATEGORY_WORDS = (
     "|Article|Section|Part|Annex|Appendix|Schedule|Pillar|Title|Chart|Step|Round|Wave|Cohort|Arm|Lot"
 )
 # What makes one or two digits after a category word a quantity after all.
-_QUANTITY_AFTER = r"[\p{N}\p{M}]|[.,]\p{N}|\s*(?:[%\u2030\u2031]|(?i:per\s?cent))"
+#: A percent sign or word, or a magnitude, after a number (perhaps glued: "12bn";
+#: a glued "b" is a version, "Phase 2b"): it makes the number a quantity.
+MAGNITUDE_OR_PERCENT_AFTER = (
+    r"(?:[ \u00a0]*(?:[%\u2030\u2031\u066a\ufe6a\u0609\u060a]|(?i:per\s?cent(?:age)?|pct|thousand|million|billion|trillion"
+    r"|bn|mn|tn|mln|bln|crores?|lakhs?)(?![\p{L}\p{N}]))|(?:[kKmM]|(?i:bn|mn|tn))(?![\p{L}\p{N}]))"
+)
+_QUANTITY_AFTER = rf"[\p{{N}}\p{{M}}]|[.,]\p{{N}}|{MAGNITUDE_OR_PERCENT_AFTER}"
 # Quarter and half shapes in the digit-first order ("3Q24", "1H", "4QFY25").
 _PERIOD = r"(?:[1-4]Q|[12]H)(?:FY|CY)?(?:\p{N}{4}|\p{N}{2})?(?![\p{L}\p{N}])"
 # Filing names: a number, a hyphen and one capital ("10-K", "8-K", "20-F").
-_FILING = r"\p{N}{1,3}-\p{Lu}(?![\p{L}\p{N}])"
+_FILING = r"\p{N}{1,2}-\p{Lu}(?![\p{L}\p{N}])"
 # CJK numerals, and what makes a run of them a quantity.
 _CJK_DIGITS = "〇零一二三四五六七八九十百千两兩壱弐参拾"
 _CJK_MAGNITUDE = "万萬億亿兆"
@@ -100,8 +109,14 @@ _CJK_AFTER = r"(?:[%％\u2030]|パーセント|円|元|ドル|美元|ユーロ|�
 _FREE = (
     # Not glued to an id letter, a digit or an underscore.
     rf"(?<!{_ID_LETTER}\p{{M}}*)(?<![\p{{N}}_])(?<!\p{{N}}[.,])"
-    # Not a name: a capitalised word and a hyphen, unless the word is a prefix or a currency.
-    rf"(?<!(?<![\p{{L}}])(?!(?:{_NOT_NAME_WORDS}){_HYPHEN})\p{{Lu}}\p{{L}}*{_HYPHEN})"
+    # Not a year after an apostrophe glued to a word ("Q3'24", "FY\u201926").
+    rf"(?<![\p{{L}}\p{{N}}]['\u2019])"
+    # Not a name: a capitalised word, a hyphen and at most three digits ("COVID-19",
+    # "Wren-8B"), unless the word is a prefix or a currency ("Mid-2025", "Euro-420M"),
+    # or an all-capital code, a hyphen and four digits ("HX-1200"); longer runs are
+    # amounts ("Record-1200000").
+    rf"(?!(?<=(?<![\p{{L}}])(?!(?:{_NOT_NAME_WORDS}){_HYPHEN})\p{{Lu}}\p{{L}}*{_HYPHEN})\p{{N}}{{1,3}}(?!\p{{N}}))"
+    rf"(?!(?<=(?<![\p{{L}}])\p{{Lu}}{{2,}}{_HYPHEN})\p{{N}}{{4}}(?!\p{{N}}))"
     # Not one or two digits after a category word, unless plainly a quantity.
     rf"(?!(?<=(?<![\p{{L}}])(?i:{_CATEGORY_WORDS})[ \u00a0])(?:{_DIGIT}){{1,2}}(?!{_QUANTITY_AFTER}))"
     rf"(?!{_PERIOD}|{_FILING})"
@@ -121,23 +136,39 @@ _AFTER_PREFIX = (
     rf"(?:\p{{N}}+(?:[.,]\p{{N}}+)*(?=[ \u00a0]?{_LONG_MAGNITUDE})|(?:\p{{N}}{{2,}}|\p{{N}}+[.,]\p{{N}}+)(?={_SHORT_MAGNITUDE}))"
     rf"{_UNIT}"
 )
+# After a three-capital code and a hyphen when a magnitude follows ("PLN-42m"):
+# only a long magnitude or a lower-case k or m, so "MPT-30B" stays a name.
+_AFTER_CODE_HYPHEN = (
+    rf"(?<=(?<![\p{{L}}\p{{M}}\p{{N}}_])\p{{Lu}}{{3}}{_HYPHEN})"
+    rf"\p{{N}}+(?:[.,]\p{{N}}+)*(?=[ \u00a0]?{_LONG_MAGNITUDE}|[km](?![\p{{L}}\p{{N}}])){_UNIT}"
+)
 # The multiplier x glued to a number ("grew x42"), but not the CPU names.
 _MULTIPLIER = r"(?<=(?<![\p{L}\p{M}\p{N}_])x)(?!(?:86|64|32)(?![\p{N}]))\p{N}+(?:[.,]\p{N}+)?"
 # Letters drawn like digits in a numeric context. The run holds at least one
 # look-alike; it stands before a percent sign, after a currency sign, or in a
 # grouped or decimal shape.
 _LOOK_RUN = rf"(?:{_LOOKALIKE}|\p{{N}})"
+# Magnitudes that make a look-alike run an amount: glued after a currency sign's
+# run ("$lObn"), or after a decimal shape ("lO.l bn"). A single letter is left
+# out: "$ZOOM" is a ticker.
+_GLUED_MAGNITUDE = r"(?i:bn|mn|tn|mln|bln)(?![\p{L}\p{N}])"
+_MAGNITUDE_WORD = r"(?i:bn|mn|tn|mln|bln|thousand|million|billion|trillion)(?![\p{L}\p{N}])"
 _LOOKALIKE_NUMERAL = (
     rf"(?<![\p{{L}}\p{{M}}\p{{N}}_])"
     rf"(?:"
-    rf"{_SIGN}?(?=(?:{_LOOK_RUN}|[.,]){{0,32}}{_PERCENT}){_LOOK_RUN}*{_LOOKALIKE}(?:{_LOOK_RUN}|[.,](?={_LOOK_RUN}))*{_PERCENT}"
+    # Before a percent sign, glued or after a space: "IO%", "IO %".
+    rf"{_SIGN}?(?=(?:{_LOOK_RUN}|[.,]){{0,32}}[ \u00a0]?{_PERCENT}){_LOOK_RUN}*{_LOOKALIKE}(?:{_LOOK_RUN}|[.,](?={_LOOK_RUN}))*"
+    rf"[ \u00a0]?{_PERCENT}"
+    # After a currency sign, perhaps with a glued magnitude: "$lO.l bn", "$lObn".
     rf"|(?<=\p{{Sc}}[ \u00a0]?)(?={_LOOK_RUN}*{_LOOKALIKE}){_LOOK_RUN}{{1,32}}"
-    rf"(?:(?:[.,]{_LOOK_RUN}{{1,32}})+{_UNIT}|(?![\p{{L}}\p{{N}}]|[.,]{_LOOK_RUN}))"
+    rf"(?:(?:[.,]{_LOOK_RUN}{{1,32}})+{_UNIT}|{_GLUED_MAGNITUDE}|(?![\p{{L}}\p{{N}}]|[.,]{_LOOK_RUN}))"
     rf"|(?={_LOOK_RUN}{{1,3}},){_LOOK_RUN}{{1,3}}(?:,{_LOOK_RUN}{{3}})+(?![\p{{L}}\p{{N}}])"
-    # Before a percent word: "lO percent", "IO per cent" (two characters at
-    # least, and not a capitalised word such as "So").
-    rf"|(?={_LOOK_RUN}{{2,32}}[ \u00a0]+{_PERCENT_WORD})(?!\p{{Lu}}\p{{Ll}}+[ \u00a0])"
-    rf"(?={_LOOK_RUN}*?{_LOOKALIKE}){_LOOK_RUN}{{2,32}}(?=[ \u00a0])"
+    # A decimal or grouped shape before a magnitude: "lO.l bn".
+    rf"|(?=(?:{_LOOK_RUN}|[.,]){{0,40}}?{_LOOKALIKE}){_LOOK_RUN}{{1,32}}(?:[.,]{_LOOK_RUN}{{1,32}}){{1,4}}(?=[ \u00a0]?{_MAGNITUDE_WORD})"
+    # Before a percent word, across spaces or a soft line break: "lO percent",
+    # "IO per cent" (two characters at least, and not a capitalised word such as "So").
+    rf"|(?={_LOOK_RUN}{{2,32}}[ \u00a0\n]+{_PERCENT_WORD})(?!\p{{Lu}}\p{{Ll}}+[ \u00a0\n])"
+    rf"(?={_LOOK_RUN}*?{_LOOKALIKE}){_LOOK_RUN}{{2,32}}(?=[ \u00a0\n])"
     rf")"
 )
 _CJK_NUMERAL = (
@@ -152,7 +183,7 @@ _SYMBOL_CHARS = (*_CJK_DIGITS, "\U0001f51f", "\U0001f4af")
 # most positions they fail before their variable-length lookbehinds run.
 _DIGIT_SHAPES = (
     rf"(?=[+\-\u2212\u00b1\p{{Sc}}\p{{N}}])(?:{_FREE}"
-    rf"|(?<=[\p{{L}}\p{{M}}_\-\u2010\u2011])(?:{_GLUED_QUANTITY}|{_AFTER_CODE}|{_AFTER_PREFIX}|{_MULTIPLIER}))"
+    rf"|(?<=[\p{{L}}\p{{M}}_\-\u2010\u2011])(?:{_GLUED_QUANTITY}|{_AFTER_CODE}|{_AFTER_CODE_HYPHEN}|{_AFTER_PREFIX}|{_MULTIPLIER}))"
 )
 _SYMBOL_SHAPES = rf"(?=[{_CJK_DIGITS}])(?:{_CJK_NUMERAL})|{_EMOJI}"
 
@@ -210,12 +241,12 @@ _PLAIN_RUN = frozenset("0123456789.,")
 # run. The bound keeps each scan linear ("1,1,1,...").
 _ASCII_LOOKALIKES = "".join(sorted(c for c in _LOOKALIKE_CHARS if c.isascii()))
 _RUN_CHAR = f"[{_ASCII_LOOKALIKES}{_non_ascii_but(NOT_TRIGGERS)}]"
-_MAY_PASS_BACKWARDS = re.compile(rf"[%\u2030\u2031\u066a\ufe6a\u0609\u060a,][0-9.,]{{0,40}}{_RUN_CHAR}")
+_MAY_PASS_BACKWARDS = re.compile(rf"(?:[%\u2030\u2031\u066a\ufe6a\u0609\u060a][ \u00a0]?|,)[0-9.,]{{0,40}}{_RUN_CHAR}")
 # The same for "%" and "," alone: a pattern that opens with one character is
 # scanned several times faster than one that opens with a class, and most
 # text holds none of the other percent signs.
 _PERCENT_PAST_ASCII = "\u2030\u2031\u066a\ufe6a\u0609\u060a"
-_MAY_PASS_AFTER_PERCENT = re.compile(rf"%[0-9.,]{{0,40}}{_RUN_CHAR}")
+_MAY_PASS_AFTER_PERCENT = re.compile(rf"%[ \u00a0]?[0-9.,]{{0,40}}{_RUN_CHAR}")
 _MAY_PASS_AFTER_COMMA = re.compile(rf",[0-9.,]{{0,40}}{_RUN_CHAR}")
 _MAY_PASS_FORWARDS = re.compile(rf"[{re.escape(_BMP_CURRENCY_SIGNS)}][ \u00a0]?[0-9]{{0,40}}{_RUN_CHAR}")
 _MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9]{{0,40}}[{_ASCII_LOOKALIKES}]")  # "$" is the one ASCII currency sign
@@ -265,8 +296,9 @@ def may_show_lookalikes(text: str) -> bool:
         and not _may_pass_forwards(text)
         and (ascii or not any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS))
     ):
-        # Every trigger would be passed by a shortcut of the long way: only a percent word is left to look at.
-        return _lookalikes_before_percent_word(text)
+        # Every trigger would be passed by a shortcut of the long way: only a
+        # percent word or a magnitude word is left to look at.
+        return _lookalikes_before_percent_word(text) or _lookalikes_before_magnitude(text)
     return _may_show_lookalikes_the_long_way(text)
 
 
@@ -296,6 +328,8 @@ def _may_show_lookalikes_the_long_way(text: str) -> bool:
             continue
         if mark == "," and not (at + 1 < size and (text[at + 1] in lookalikes or text[at + 1].isdigit())):
             continue  # a grouped number goes on after its comma
+        if mark != "," and at > 0 and text[at - 1] in " \u00a0":
+            at -= 1  # "IO %": the run ends before the space
         j = at
         stop = max(0, at - 40)  # the run is at most 40 characters (_RUN_BEFORE)
         while j > stop and text[j - 1] in _PLAIN_RUN:
@@ -310,21 +344,24 @@ def _may_show_lookalikes_the_long_way(text: str) -> bool:
         # its separators ("e.g.IO%", "U.S.IO%" holds "S.IO%").
         if before < 0 or not (text[before].isalpha() or text[before] == "_") or "." in run.group() or "," in run.group():
             return True
-    return _lookalikes_before_percent_word(text)
+    return _lookalikes_before_percent_word(text) or _lookalikes_before_magnitude(text)
 
 
 # A percent word after a space: with the spaces before it (see
 # percent_word_spaces), a superset of where the look-alike alternative before
 # a percent word can match. The stdlib engine finds it several times faster.
-_PERCENT_WORD_AFTER_SPACE = re.compile(r"[ \u00a0](?i:per[ \u00a0]?cent|pct)")
+_PERCENT_WORD_AFTER_SPACE = re.compile(r"[ \u00a0\n](?i:per[ \u00a0]?cent|pct)")
 # The same after a plain space: a pattern that opens with one character is
 # scanned several times faster, and most text holds no no-break space.
 _PERCENT_WORD_AFTER_BLANK = re.compile(r" (?i:per[ \u00a0]?cent|pct)")
 
 
 def _percent_word_pattern(text: str) -> re.Pattern[str]:
-    return _PERCENT_WORD_AFTER_SPACE if "\u00a0" in text else _PERCENT_WORD_AFTER_BLANK
-_SPACES = " \u00a0"
+    # A soft line break shows as a space: "lO" at a line's end, "percent" on the next.
+    return _PERCENT_WORD_AFTER_SPACE if "\u00a0" in text or "\n" in text else _PERCENT_WORD_AFTER_BLANK
+
+
+_SPACES = " \u00a0\n"
 
 
 def percent_word_spaces(text: str, start: int, end: int) -> list[int]:
@@ -348,6 +385,24 @@ def percent_word_at(text: str, start: int, end: int, pattern: re.Pattern[str] | 
     """
     word = (pattern or _percent_word_pattern(text)).search(text, start, end)
     return -1 if word is None else _spaces_start(text, word.start(), start)
+
+
+# A magnitude word after a run (perhaps after a space): a superset of where the
+# look-alike alternative for a decimal shape before a magnitude can match.
+_MAGNITUDE_AFTER_RUN = re.compile(
+    r"[0-9.,IlOoSZB\u0080-\U0010ffff][ \u00a0]?(?i:bn|mn|tn|mln|bln|thousand|million|billion|trillion)"
+)
+
+
+def _lookalikes_before_magnitude(text: str) -> bool:
+    """Whether a run holding a look-alike and a separator stands before a magnitude ("lO.l bn")."""
+    lookalikes = _LOOKALIKE_CHARS
+    for word in _MAGNITUDE_AFTER_RUN.finditer(text):
+        end = word.start() + 1
+        run = _RUN_BEFORE.match(text, 0, end)
+        if run is not None and not lookalikes.isdisjoint(run.group()) and ("." in run.group() or "," in run.group()):
+            return True
+    return False
 
 
 def _lookalikes_before_percent_word(text: str) -> bool:
@@ -389,17 +444,17 @@ _ANY_DIGIT = regex.compile(r"\p{N}")
 #: Where a numeral may be; scanning starts a little before the first. Every
 #: numeral holds a digit, a CJK numeral or a number emoji, or it is letters
 #: drawn as digits in a numeric context: before a percent sign, after a
-#: currency sign, grouped after a comma ("l,OOO"), or before a percent word,
-#: which :func:`percent_word_at` finds. A comma before anything else (nearly
-#: every comma of prose) starts none.
-NUMERAL_TRIGGER = regex.compile(rf"[\p{{N}}{_CJK_DIGITS}{_PERCENT[1:-1]}\p{{Sc}}\U0001f51f\U0001f4af]|,(?={_LOOKALIKE})")
+#: currency sign, grouped or decimal after a separator ("l,OOO", "lO.l bn"),
+#: or before a percent word, which :func:`percent_word_at` finds. A comma or
+#: stop before anything else (nearly every one of prose) starts none.
+NUMERAL_TRIGGER = regex.compile(rf"[\p{{N}}{_CJK_DIGITS}{_PERCENT[1:-1]}\p{{Sc}}\U0001f51f\U0001f4af]|[.,](?={_LOOKALIKE})")
 
 
 # Where a trigger may be, for the stdlib engine (it scans a listed class
 # several times faster than the regex engine tests properties): the ASCII
 # triggers, a comma before a look-alike or non-ASCII character, and the other
 # non-ASCII characters, which the regex engine then decides one at a time.
-_MAY_TRIGGER = re.compile(rf"[0-9$%{_non_ascii_but(NOT_TRIGGERS)}]|,(?=[IlOoSZB\u0080-\U0010ffff])")
+_MAY_TRIGGER = re.compile(rf"[0-9$%{_non_ascii_but(NOT_TRIGGERS)}]|[.,](?=[IlOoSZB\u0080-\U0010ffff])")
 # Non-ASCII characters decided one at a time before the rest of a stretch is
 # left to the regex engine: text in another script stays one scan.
 _ONE_AT_A_TIME = 32
@@ -451,6 +506,8 @@ def scan_start(text: str, first: int, floor: int) -> int:
     comma that triggers the scan ("IOO,OOO"): step back over the word.
     """
     at = first
+    if at > floor and text[at - 1] in " \u00a0" and text[at] in _PERCENT_SIGNS:
+        at -= 1  # "IO %": the letters stand before the space
     stop = max(floor, first - 64)
     while at > stop and not text[at - 1].isspace():
         at -= 1

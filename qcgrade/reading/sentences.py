@@ -30,14 +30,14 @@ from itertools import repeat
 import regex
 
 #: Never end a sentence: they introduce what follows ("e.g. ACME", "vs. 21%").
-NEVER_FINAL = frozenset({"e.g", "i.e", "cf", "vs", "viz", "eg", "ie"})
+NEVER_FINAL = frozenset({"e.g", "i.e", "cf", "vs", "v", "viz", "eg", "ie"})
 #: Of those, the ones that introduce an example or a restatement end a sentence
 #: before a capitalised clause opener ("42%, e.g. The board approved ..."):
 #: an example is a name or a phrase, a clause after one is a new sentence.
 INTRODUCING = frozenset({"e.g", "i.e", "viz", "eg", "ie"})
 #: End a sentence before a capital, never before a number or a lower-case word
 #: ("approx. 40%", "rose 42% approx. The board ...").
-BEFORE_NUMBER_ONLY = frozenset({"approx", "ca", "incl", "esp", "resp", "est", "excl", "avg"})
+BEFORE_NUMBER_ONLY = frozenset({"approx", "ca", "incl", "esp", "resp", "est", "excl", "avg", "c"})
 #: Units, and ``etc.`` (it closes a list): end a sentence before a capital or
 #: a number, never before a lower-case word ("14 pts. of that growth",
 #: "devices, etc. 2026 guidance was raised" ends).
@@ -123,7 +123,7 @@ SENTENCE_END = regex.compile(
     rf"(?=[{_TERM}\u2026\u2029])(?:"
     # A period after what may be an abbreviation (a known word, an initial, a
     # dotted initialism): decided by abbreviation_ends().
-    r"(?P<abbr>(?<!\p{L}{8})(?<=(?<![\p{L}\p{M}\p{N}.])(?P<word>(?:\p{L}\.)*\p{L}{1,7}))"
+    r"(?P<abbr>(?<!\p{L}{8})(?<=(?<![\p{L}\p{M}\p{N}.])(?P<word>(?:\p{L}\.){0,7}\p{L}{1,7}))"
     rf"\.(?![.\u2026]){_CLOSERS}(?>{_SPACE_TAIL}))"
     # An ellipsis: no end when a lower-case word follows (an omission).
     rf"|(?P<ellipsis>(?=\.\.|\u2026)(?<![.\u2026])(?:\.{{2,}}|\u2026)[.\u2026]*{_CLOSERS}(?>{_SPACE_TAIL})(?!\p{{Ll}}))"
@@ -170,6 +170,8 @@ def abbreviation_ends(word: str, following: str, before: str = "") -> bool:
     if not following or following[0] == "\u2029":
         return True
     key = word.lower()
+    if word == "C":
+        key = ""  # circa is written "c."; a capital C is a letter (an initial, a label)
     if key in CASED and not word[:1].isupper():
         return True  # "said no. Then": an ordinary word
     first = following[0]
@@ -184,7 +186,14 @@ def abbreviation_ends(word: str, following: str, before: str = "") -> bool:
     if first.islower():
         return False  # a lower-case word continues the sentence after any abbreviation
     dotted = "." in word
-    single = len(word) == 1
+    if len(word) == 1 and word.isupper():
+        reporter = _NEXT_WORD.match(following)
+        if reporter is not None and reporter.group().lower() in LEGAL and following.startswith(".", reporter.end()):
+            return False  # a reporter's name: "412 F. Supp. 3d 77", "S. Ct."
+    # A single letter is an initial ("said J. Smith") or a label ("Region A.") only
+    # as a capital standing as a word of its own: "y/y.", "8-K.", "AT&T." and
+    # "$420 M." end like any other word.
+    single = len(word) == 1 and word.isupper() and _STANDS_ALONE.search(before) is not None
     known = key in BEFORE_NUMBER_ONLY or key in NUMBER_TAKING or key in NAME_ABBREVIATIONS
     if key in UNIT_ABBREVIATIONS:
         return True  # before a capital or a number: "rose 14 pts. The board"
@@ -208,6 +217,9 @@ def abbreviation_ends(word: str, following: str, before: str = "") -> bool:
     return clause is not None and clause.group(1).lower() not in NAME_CONNECTORS
 
 
+# Before a letter that stands as a word: the start, or a blank or an opening
+# bracket or quote after anything but a number ("$420 M." is a magnitude).
+_STANDS_ALONE = regex.compile(r"(?:^|\u2029|(?<![\p{N}\p{Sc}%])\s|[(\[\"'\u201c\u2018\u00ab])$")
 # A period label: "Q3", "H1", "FY25", "3Q24", "1H25" (names.py reads the same shapes as names).
 _PERIOD_LABEL = regex.compile(r"(?:[QH][1-4]|FY\d{2,4}|[1-4][QH](?:FY)?\d{2,4})(?![\p{L}\p{N}])")
 # A capitalised adverb and a comma: "Separately,", "Finally,", "Notably,".
