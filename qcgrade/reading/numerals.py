@@ -164,7 +164,8 @@ _LOOKALIKE_NUMERAL = (
     rf"(?:(?:[.,]{_LOOK_RUN}{{1,32}})+{_UNIT}|{_GLUED_MAGNITUDE}|(?![\p{{L}}\p{{N}}]|[.,]{_LOOK_RUN}))"
     rf"|(?={_LOOK_RUN}{{1,3}},){_LOOK_RUN}{{1,3}}(?:,{_LOOK_RUN}{{3}})+(?![\p{{L}}\p{{N}}])"
     # A decimal or grouped shape before a magnitude: "lO.l bn".
-    rf"|(?=(?:{_LOOK_RUN}|[.,]){{0,40}}?{_LOOKALIKE}){_LOOK_RUN}{{1,32}}(?:[.,]{_LOOK_RUN}{{1,32}}){{1,4}}(?=[ \u00a0]?{_MAGNITUDE_WORD})"
+    rf"|(?=(?:{_LOOK_RUN}|[.,]){{0,40}}?{_LOOKALIKE})"
+    rf"{_LOOK_RUN}{{1,32}}(?:[.,]{_LOOK_RUN}{{1,32}}){{1,4}}(?=[ \u00a0]?{_MAGNITUDE_WORD})"
     # Before a percent word, across spaces or a soft line break: "lO percent",
     # "IO per cent" (two characters at least, and not a capitalised word such as "So").
     rf"|(?={_LOOK_RUN}{{2,32}}[ \u00a0\n]+{_PERCENT_WORD})(?!\p{{Lu}}\p{{Ll}}+[ \u00a0\n])"
