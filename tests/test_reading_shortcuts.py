@@ -75,3 +75,18 @@ def test_to_source_with_one_search_for_a_span_in_one_piece_gives_the_two_searche
             assert projection.to_source(start, end) == _to_source_two_searches(projection, start, end)
             checked += 1
     assert checked > 10000
+
+
+def test_a_locator_number_in_a_vouching_group_is_no_numeral() -> None:
+    """'[TB-53, p. 4]': the 4 is where in the source; '[E001, p. 42%]' keeps its number (a claim)."""
+    kept = {
+        "Online is 31% of sales [E001, p. 4].": ["31%"],
+        "Online is 31% of sales [E001, Exhibit 99.1].": ["31%"],
+        "Online is 31% of sales [E001, slide 12].": ["31%"],
+        "Online is 31% of sales [E001, pp. 12-14].": ["31%"],
+        "Online is 31% of sales [E001, p. 42%].": ["31%", "42%"],
+        "Online is 31% of sales [E001, p. 4 bn].": ["31%", "4"],
+        "Online is 31% of sales [not from E001, p. 4].": ["31%", "4"],
+    }
+    for text, expected in kept.items():
+        assert [n.text for n in parse_section(text).numerals] == expected, text

@@ -164,7 +164,7 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
             if ids[0][3]:
                 # A group of ids only is blanked whole; in prose only the ids, so its other digits still count.
                 parts = group.replace(";", ",").split(",")
-                masks.extend(group_masks(parts, match.span(), [(i, s, e) for i, s, e, _v in ids]))
+                masks.extend(group_masks(parts, match.span(), [(i, s, e) for i, s, e, _v in ids], group, match.start(2)))
             else:  # a group that cannot vouch: blank the ids only
                 masks.extend((s, e) for _id, s, e, _v in ids)
     if "{" in text:

@@ -548,15 +548,32 @@ def footnote_masks(text: str) -> list[tuple[int, int]]:
     ]
 
 
-def group_masks(parts: list[str], span: tuple[int, int], ids: list[tuple[str, int, int]]) -> list[tuple[int, int]]:
-    """What to blank of a bracket group: all of it when it lists only ids, else only its ids.
+def group_masks(
+    parts: list[str], span: tuple[int, int], ids: list[tuple[str, int, int]], group: str = "", offset: int = 0
+) -> list[tuple[int, int]]:
+    """What to blank of a vouching bracket group: all of it when it lists only ids, else its ids and locators.
 
-    In a group that holds prose besides ids ("[margins fell to 38%. See E003]")
-    the prose is text the reader reads, numbers included.
+    In a group that holds prose besides ids the prose is text the reader
+    reads, numbers included; but the number after a locator word is where in
+    the source, not a claim: "[TB-53, p. 4]", "[TB-52, Exhibit 99.1]".
+    ``group`` is the group's text and ``offset`` where it starts.
     """
     if all(_ID_PART.fullmatch(p.strip()) for p in parts if p.strip()):
         return [span]
-    return [(start, end) for _id, start, end in ids]
+    masks = [(start, end) for _id, start, end in ids]
+    masks.extend((offset + m.start(1), offset + m.end(1)) for m in _LOCATOR_NUMBER.finditer(group))
+    return masks
+
+
+# A locator word and the number it takes: a page, slide, exhibit, table or
+# section ("p. 4", "pp. 12-14", "slide 12", "Exhibit 99.1", "§ 3.2(b)"); never
+# a percentage or an amount.
+_LOCATOR_NUMBER = regex.compile(
+    r"(?<![\p{L}\p{N}])(?i:p|pp|page|pages|slide|slides|exhibit|exhibits|exh|ex|table|tables|fig|figs|figure|figures"
+    r"|note|notes|appendix|annex|schedule|section|sec|para|paras|line|lines|ch|chapter|item)\.?[ \u00a0]{0,3}"
+    r"(\p{Nd}{1,4}(?:[.\-\u2013]\p{Nd}{1,4}){0,3}[a-z]?)(?![\p{N}%\u2030\p{Sc}.,]?\p{N}|[%\u2030\p{Sc}]|\p{L})"
+    r"(?![ \u00a0]*(?i:bn|mn|tn|mln|bln|thousand|million|billion|trillion|k|m|percent|per cent|pct)(?!\p{L}))"
+)
 
 
 _ID_PART = regex.compile(r"(?:\p{L}[\p{L}\p{M}]*[-_]?)?\p{N}+")
