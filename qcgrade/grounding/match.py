@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import regex
 
 from ..evidence import Card, EvidenceSlice
+from ..reading.lexicon import NUMERAL
 from ..reading.section import Numeral, Section
 from .directions import (
     DOWN,
@@ -41,7 +42,17 @@ from .directions import (
     first_words_saying,
     implied_directions,
 )
-from .values import Value, derived_values, metric_values, plain_key, read_numeral, read_values, same_value
+from .values import (
+    Value,
+    derived_values,
+    metric_values,
+    plain_key,
+    read_numeral,
+    read_values,
+    same_value,
+    unit_after,
+    verbatim_forms,
+)
 
 # Clauses end at punctuation that separates them and at joining words.
 # (``\b`` before the words only speeds the scan: ``(?<!\w)`` then a letter is a word boundary.)
@@ -132,6 +143,7 @@ class CardFacts:
     values: tuple[Value, ...]
     derived: tuple[Value, ...]
     directions: tuple[CardDirection, ...]
+    numerals: tuple[str, ...] = ()  # the numerals of its claim and quote, as written
 
 
 @dataclass(frozen=True)
@@ -192,6 +204,21 @@ class Sources:
     stated: tuple[Value, ...]
     derived: tuple[Value, ...]
     exact: frozenset[tuple[object, int, str]]
+    # Numeral texts these sources state as written, settled without reading them (see verbatim_forms).
+    fixed: frozenset[str] = frozenset()
+    free: dict[str, frozenset[tuple[int, str]]] = field(default_factory=dict)
+
+    def states_as_written(self, numeral: str, after: str) -> bool:
+        """Whether a numeral text a cited card writes (or a stated value's own digits) is stated here.
+
+        A faithful sentence copies its card's figures: such a numeral is
+        settled by a set lookup, and a word after it is read only when the
+        numeral has no unit of its own. False says nothing: read it the long way.
+        """
+        if numeral in self.fixed:
+            return True
+        units = self.free.get(numeral)
+        return units is not None and unit_after(after) in units
 
     def state(self, value: Value) -> bool:
         if (value.mantissa, value.scale, value.unit) in self.exact:
@@ -254,7 +281,8 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
                 found.append(CardDirection(quality, *facts, lexical=False))
     for tag in card.metric_refs:
         values.extend(metrics.get(tag, ()))
-    return CardFacts(card, tuple(values), tuple(derived_values(values)), tuple(found))
+    numerals = tuple(m.group() for text in (card.claim, card.quote) for m in NUMERAL.finditer(text))
+    return CardFacts(card, tuple(values), tuple(derived_values(values)), tuple(found), numerals)
 
 
 _CACHE: OrderedDict[int, tuple[EvidenceSlice, SliceFacts]] = OrderedDict()
@@ -458,8 +486,12 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
                 stated = sources.get(key)
                 if stated is None:
                     stated = sources[key] = _sources(facts, owners, where.tags)
-            # Most numerals of a faithful sentence are plain and stated as written: one set lookup.
-            plain = plain_key(numeral.text, text[numeral.end : numeral.end + 32])
+            # Most numerals of a faithful sentence copy a cited card's: one set lookup, no reading.
+            after = text[numeral.end : numeral.end + 32]
+            if stated.states_as_written(numeral.text, after):
+                continue
+            # Most others are plain and stated as written: one set lookup.
+            plain = plain_key(numeral.text, after)
             if plain is not None and plain in stated.exact:
                 continue
             value = reading.value(numeral)
@@ -482,7 +514,13 @@ def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -
     if tagged or len(cards) > 1:
         # Values computed across sources: a tagged value against a card's, or two cards'.
         derived.extend(derived_values(stated))
-    return Sources(tuple(stated), tuple(derived), frozenset((v.mantissa, v.scale, v.unit) for v in stated))
+    exact = frozenset((v.mantissa, v.scale, v.unit) for v in stated)
+    # The texts a faithful sentence copies: the cards' numerals, and each stated value's digits.
+    texts = {text for card_id in cards for text in facts.cards[card_id].numerals}
+    for value in stated:
+        texts.update((str(value.mantissa), f"{value.mantissa}%"))
+    fixed, free = verbatim_forms(sorted(texts), exact)
+    return Sources(tuple(stated), tuple(derived), exact, fixed, free)
 
 
 def _is_year(text: str) -> bool:
