@@ -482,15 +482,15 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     cites C21 elsewhere.
     """
     reading = _reading(section, evidence)
-    cited = {c.index: c for c in reading.citing}
-    if not cited:
+    if not reading.citing:
         return
     facts = facts_for(evidence)
     text = section.text
-    for index, numerals in reading.numerals().items():
+    numerals_of = reading.numerals()
+    for where in reading.citing:
+        numerals = numerals_of[where.index]
         if not numerals:
             continue
-        where = cited[index]
         single = len(where.groups) <= 1  # every numeral rests on the same cards
         owners = where.owners(numerals[0].start)
         stated = _stated_by(facts, owners, where.tags)
