@@ -302,6 +302,9 @@ _AFTER_PIECES = [*_AFTERS, "M", "b", "P", "e", "r", "c", "n", "t", " ", "\u00a0"
 @given(st.lists(st.sampled_from(_AFTER_PIECES), max_size=4).map("".join))
 @example(" \u212a")
 @example(" m\u0131llion")
+@example(" M USD")
+@example(" b2")
+@example("  T\u00e9")
 def test_the_word_after_a_numeral_reads_as_the_pattern_reads_it(after: str) -> None:
     assert unit_after(after) == _following_the_long_way(after)
 

@@ -155,6 +155,7 @@ class SliceFacts:
     metrics: dict[str, tuple[Value, ...]]
     # What a numeral may match, by (citation group, "{", tags): filled as sentences ask.
     sources: dict[tuple[str, ...], Sources] = field(default_factory=dict)
+    card_sources: dict[str, Sources] = field(default_factory=dict)  # the same, for one card and no tag
     # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
     contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
     # The first words of those (unnegated), by cards: a sentence without any, and without a negation, is not read.
@@ -523,6 +524,12 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
 
 def _stated_by(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> Sources:
     """What a numeral resting on ``cards`` in a sentence tagging ``tags`` may match (built once per slice)."""
+    if len(cards) == 1 and not tags:
+        # The usual claim: one card, no tag. Keyed by the card id, whose hash the string keeps.
+        stated = facts.card_sources.get(cards[0])
+        if stated is None:
+            stated = facts.card_sources[cards[0]] = _sources(facts, cards, tags)
+        return stated
     key = (*cards, "{", *tags)
     stated = facts.sources.get(key)
     if stated is None:

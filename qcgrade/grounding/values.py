@@ -207,6 +207,9 @@ def _following(after: str) -> tuple[int, str]:
         return 0, "plain"  # no word right after it: the usual case, without the pattern
     if first.isascii() and first.lower() not in _UNIT_FIRST_LETTERS:
         return 0, "plain"  # "USD", "of": no scale or unit word starts so (only ASCII: the pattern ignores case)
+    second = word[1:2]
+    if first in "kKmMbBtT" and (not second or (second.isascii() and not second.isalnum())):
+        return _SCALES[first.lower()], "plain"  # "412 M USD": a one-letter scale, as the pattern reads it
     following = (_FOLLOWING_ASCII if after.isascii() else _FOLLOWING).match(after)
     if following is None:
         return 0, "plain"
