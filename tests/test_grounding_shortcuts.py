@@ -8,11 +8,17 @@ stress the boundaries.
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
+from qcgrade import grade
+from qcgrade.evidence import load_slice
+from qcgrade.grounding import match
 from qcgrade.grounding.directions import (
     _CANDIDATE,
     _FIRST_WORDS,
@@ -32,9 +38,22 @@ from qcgrade.grounding.directions import (
     directions,
     first_words_saying,
 )
+from qcgrade.grounding.match import _CACHE, Sources, _sources, facts_for, value_misses
+from qcgrade.grounding.values import (
+    _BLANKS,
+    _FOLLOWING,
+    _SCALES,
+    _UNIT_WORDS,
+    Value,
+    numeral_form,
+    read_numeral,
+    same_value,
+    unit_after,
+)
+from qcgrade.injectors import inject
 from qcgrade.reading.names import _CATEGORY_ENDINGS, _PERIOD_NUMERAL, _PERIOD_NUMERALS, _WORD_THEN_SPACE, CATEGORY_WORDS
 from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
-from qcgrade.reading.section import parse_section
+from qcgrade.reading.section import Section, parse_section
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.md") if p.name != "README.md")
@@ -209,3 +228,177 @@ def test_name_tests_take_their_patterns_cheap_first_steps() -> None:
             found += 1
             assert before[:-1].endswith(_CATEGORY_ENDINGS), before
     assert found > 1000
+
+
+# --- value_mismatch: numerals settled without reading them -----------------------------------
+
+_NUMERAL_TOKENS = [
+    *"412 0 7 1,290 1.2 3.08 61.0 0.58 12,345,678 3,08 1.234,5 1.234.567".split(),
+    *"$1.2 -$1.2 +30% 30% 3.08% 8.4x 0.6x 612k 54k 1.2bn $3B 1.2m 12abc 5\u2030 \u0661\u0662 \uff11\uff12 \u00b2".split(),
+    "\u22123.5",
+    "1\u00a0200",
+]
+_AFTERS = [
+    *["", ")", " [C1]", " |", ",", ".", "-", " to 5%", " of", " USD", " M USD", " B", " bn", "  bn", "   bn", " K", " k2"],
+    *[" million", " Millions", " thousand", " trillion", " tn", " mln", " MM", " t", " T.", " b-", " m2", " m\u0301"],
+    *[" per cent", " per-cent", " PERCENT", " pct", " percentage points", " per centage  points", " pp", " ppts", " pts"],
+    *[" points", " point", " bp", " bps", " basis points", " basis\u00a0points", "x", " x", " times", " Times as", " tonnes"],
+    *["\u00a0m", "\u202fbn", "\u2009bp", "\t%", " \u212a", " \u017fx", " \u00e9t\u00e9", " mé", " m\u00e9", " px", " kWh"],
+]
+
+
+@functools.cache
+def _numeral_contexts() -> list[tuple[str, str, str]]:
+    """(numeral, before, after): every numeral of the fixtures and test texts, and tokens before every after-text."""
+    found = []
+    for text in _texts():
+        for n in parse_section(text).numerals:
+            found.append((n.text, text[max(0, n.start - 4) : n.start], text[n.end : n.end + 32]))
+    for token in _NUMERAL_TOKENS:
+        for after in _AFTERS:
+            for before in ("", "(", "USD ", "to "):
+                found.append((token, before, after + " rest of the sentence"[: 32 - len(after)]))
+    return found
+
+
+def _compared(value: Value) -> tuple:
+    return value.mantissa, value.half, value.scale, value.unit
+
+
+def test_a_numeral_reads_as_its_form_and_the_word_after_it() -> None:
+    """``numeral_form`` plus ``unit_after`` gives what ``read_numeral`` compares, in every context."""
+    follows = fixed = 0
+    for numeral, before, after in _numeral_contexts():
+        value, form = read_numeral(numeral, before, after), numeral_form(numeral)
+        assert (value is None) == (form is None), numeral
+        if value is None or form is None:
+            continue
+        own, reads_next_word = form
+        scale, unit = unit_after(after) if reads_next_word else (own.scale, own.unit)
+        assert _compared(value) == (own.mantissa, own.half, scale, unit), (numeral, before, after)
+        follows += reads_next_word
+        fixed += not reads_next_word
+    assert follows > 1000 and fixed > 1000
+
+
+def _following_the_long_way(after: str) -> tuple[int, str]:
+    """``unit_after`` as the pattern alone reads it (no first-letter test, no ASCII engine)."""
+    if not after.lstrip(_BLANKS)[:1].isalpha() or len(after) - len(after.lstrip(_BLANKS)) > 2:
+        return 0, "plain"
+    following = _FOLLOWING.match(after)
+    if following is None:
+        return 0, "plain"
+    if following.group("scale"):
+        return _SCALES[following.group("scale").lower()], "plain"
+    for group in ("percent", "points", "bp"):
+        if following.group(group):
+            return 0, group
+    return 0, _UNIT_WORDS[following.group("unit").lower()]
+
+
+_AFTER_PIECES = [*_AFTERS, "M", "b", "P", "e", "r", "c", "n", "t", " ", "\u00a0", "s", "o", "i", "\u212a", "\u0130", "1"]
+
+
+@given(st.lists(st.sampled_from(_AFTER_PIECES), max_size=4).map("".join))
+@example(" \u212a")
+@example(" m\u0131llion")
+@example(" M USD")
+@example(" b2")
+@example("  T\u00e9")
+def test_the_word_after_a_numeral_reads_as_the_pattern_reads_it(after: str) -> None:
+    assert unit_after(after) == _following_the_long_way(after)
+
+
+def test_the_word_after_a_numeral_reads_as_the_pattern_reads_it_on_the_corpus() -> None:
+    afters = [after for _numeral, _before, after in _numeral_contexts()]
+    read = [unit_after(a) for a in afters]
+    assert read == [_following_the_long_way(a) for a in afters]
+    assert len(set(read)) >= 8  # every scale and unit was met
+
+
+def _every_sources() -> list[tuple[Sources, list[tuple[str, str, str]]]]:
+    """Sources for each card of each fixture slice, each pair, and each with its first metric tagged."""
+    contexts = _numeral_contexts()
+    built = []
+    for path in sorted((ROOT / "fixtures").rglob("*.json")):
+        evidence = load_slice(path.read_bytes())
+        facts = facts_for(evidence)
+        ids, tags = list(facts.cards), list(facts.metrics)[:1]
+        for i, card in enumerate(ids):
+            for cards in ((card,), tuple(ids[i : i + 2])):
+                for tagged in ((), tuple(tags)):
+                    sources = _sources(facts, cards, tagged)
+                    # The cards' own numerals, in the contexts their slice's sections give them.
+                    own = [(n, b, a) for n in sources.fixed | set(sources.free) for _n, b, a in contexts[:: len(contexts) // 25]]
+                    built.append((sources, own))
+    return built
+
+
+def test_a_numeral_settled_as_written_is_one_its_sources_state() -> None:
+    """A text of ``fixed`` reads as an exact key anywhere; one of ``free`` exactly when the word after it gives a unit of its set."""
+    contexts = _numeral_contexts()
+    settled = unsettled = 0
+    for sources, own in _every_sources():
+        for numeral, before, after in contexts[:: max(1, len(contexts) // 150)] + own:
+            value = read_numeral(numeral, before, after)
+            exact = value is not None and (value.mantissa, value.scale, value.unit) in sources.exact
+            units = sources.free.get(numeral)
+            answer = numeral in sources.fixed or (units is not None and unit_after(after) in units)
+            if numeral in sources.fixed or units is not None:
+                assert answer == exact, (numeral, after)
+            if answer:
+                # An exact key is a value the sources state, as the long way finds it.
+                assert value is not None and sources.state(value)
+                assert any(same_value(value, v) for v in (*sources.stated, *sources.derived))
+            settled += answer
+            unsettled += not answer
+    assert settled > 1000 and unsettled > 1000
+
+
+def test_value_misses_are_the_same_without_the_written_forms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every numeral read the long way finds the same misses, on the fixtures and their number swaps."""
+    cases = []
+    for path in FIXTURES:
+        if path.with_suffix(".json").is_file():
+            evidence = load_slice(path.with_suffix(".json").read_bytes())
+            text = path.read_text(encoding="utf-8")
+            cases.append((text, evidence))
+            # The same digits with another scale or unit after them: only the word after tells.
+            for ours, other in ((" M ", " B "), (" B ", " M "), (" million", " billion"), (" points", " bp"), (" USD", " k")):
+                if ours in text:
+                    cases.append((text.replace(ours, other), evidence))
+            for defect in ("number_swap", "citation_swap"):
+                for seed in range(3):
+                    try:
+                        cases.append((inject(text, evidence, defect, seed).text, evidence))
+                    except Exception:  # noqa: BLE001 - the injector does not apply to this section
+                        continue
+
+    def misses() -> list:
+        found = []
+        for text, evidence in cases:
+            for skip_years in (False, True):
+                section = parse_section(text)
+                found.append([(m.numeral, m.value, m.cards, m.elsewhere) for m in value_misses(section, evidence, skip_years)])
+        return found
+
+    shortcut = misses()
+    _CACHE.clear()
+    monkeypatch.setattr(match, "verbatim_forms", lambda texts, exact: (frozenset(), {}))
+    assert misses() == shortcut
+    _CACHE.clear()
+    assert sum(map(len, shortcut)) > 20
+
+
+def test_the_last_reading_lets_go_of_its_section() -> None:
+    """The reading kept for the second grounding check holds no parsed section once its numerals are read."""
+    kept = 0
+    for path in FIXTURES:
+        if path.with_suffix(".json").is_file():
+            text = path.read_text(encoding="utf-8")
+            report = grade(text, path.with_suffix(".json").read_bytes().decode(), grounding=True)
+            assert report.passed
+            reading = match._LAST[0]
+            assert reading.text is text and not isinstance(reading.section, Section)
+            kept += bool(reading.citing)
+    assert kept > 10

@@ -21,10 +21,12 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import regex
 
 from ..evidence import Card, EvidenceSlice
+from ..reading.lexicon import NUMERAL
 from ..reading.section import Numeral, Section
 from .directions import (
     DOWN,
@@ -41,7 +43,17 @@ from .directions import (
     first_words_saying,
     implied_directions,
 )
-from .values import Value, derived_values, metric_values, plain_key, read_numeral, read_values, same_value
+from .values import (
+    Value,
+    derived_values,
+    metric_values,
+    plain_key,
+    read_numeral,
+    read_values,
+    same_value,
+    unit_after,
+    verbatim_forms,
+)
 
 # Clauses end at punctuation that separates them and at joining words.
 # (``\b`` before the words only speeds the scan: ``(?<!\w)`` then a letter is a word boundary.)
@@ -132,6 +144,7 @@ class CardFacts:
     values: tuple[Value, ...]
     derived: tuple[Value, ...]
     directions: tuple[CardDirection, ...]
+    numerals: tuple[str, ...] = ()  # the numerals of its claim and quote, as written
 
 
 @dataclass(frozen=True)
@@ -142,6 +155,7 @@ class SliceFacts:
     metrics: dict[str, tuple[Value, ...]]
     # What a numeral may match, by (citation group, "{", tags): filled as sentences ask.
     sources: dict[tuple[str, ...], Sources] = field(default_factory=dict)
+    card_sources: dict[str, Sources] = field(default_factory=dict)  # the same, for one card and no tag
     # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
     contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
     # The first words of those (unnegated), by cards: a sentence without any, and without a negation, is not read.
@@ -182,16 +196,21 @@ same = same_value
 
 @dataclass(frozen=True)
 class Sources:
-    """The values a numeral may match: stated and derived, plus the stated ones as exact keys.
+    """The values a numeral may match: stated and derived, plus all of them as exact keys.
 
-    A numeral whose (mantissa, scale, unit) equals a stated value's is that
-    value (no conversion applies within one unit), so most numerals of a
+    A numeral whose (mantissa, scale, unit) equals a stated or derived
+    value's is that value (no conversion applies within one unit, and
+    :func:`same_value` holds at distance zero), so most numerals of a
     faithful sentence are settled by one set lookup.
     """
 
     stated: tuple[Value, ...]
     derived: tuple[Value, ...]
     exact: frozenset[tuple[object, int, str]]
+    # Numeral texts these sources state as written, settled without reading them (see
+    # verbatim_forms): "30%" whatever follows it, "412" when the word after it gives a unit of ``free``.
+    fixed: frozenset[str] = frozenset()
+    free: dict[str, frozenset[tuple[int, str]]] = field(default_factory=dict)
 
     def state(self, value: Value) -> bool:
         if (value.mantissa, value.scale, value.unit) in self.exact:
@@ -254,7 +273,8 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
                 found.append(CardDirection(quality, *facts, lexical=False))
     for tag in card.metric_refs:
         values.extend(metrics.get(tag, ()))
-    return CardFacts(card, tuple(values), tuple(derived_values(values)), tuple(found))
+    numerals = tuple(m.group() for text in (card.claim, card.quote) for m in NUMERAL.finditer(text))
+    return CardFacts(card, tuple(values), tuple(derived_values(values)), tuple(found), numerals)
 
 
 _CACHE: OrderedDict[int, tuple[EvidenceSlice, SliceFacts]] = OrderedDict()
@@ -310,32 +330,50 @@ class CitingSentence:
         return groups[i] if i < len(groups) else groups[-1]
 
 
+class _SectionText(NamedTuple):
+    """What a reading keeps of its section once it has read the numerals: the text."""
+
+    text: str
+
+
 class _Reading:
-    """What both grounding checks read of one section: its citing sentences, their numerals and values."""
+    """What both grounding checks read of one section: its citing sentences, their numerals and values.
+
+    The last reading outlives its grading (see :func:`_reading`), so it lets go of
+    the parsed section as soon as it has read what it needs: holding it would keep
+    the section's memory, and the next section's grounding would pay for freeing it.
+    """
 
     def __init__(self, section: Section, evidence: EvidenceSlice) -> None:
-        self.section = section
+        self.section: Section | _SectionText = section
+        self.section_id = id(section)
+        self.text = section.text
         self.evidence = evidence
         self.citing = tuple(_citing_sentences(section, evidence))
         self._numerals: dict[int, list[Numeral]] | None = None
         self._values: dict[int, Value | None] = {}
+        if not self.citing:
+            self.section = _SectionText(self.text)  # nothing left to read
 
     def numerals(self) -> dict[int, list[Numeral]]:
         """The numerals of the citing sentences, by sentence (only those sentences are scanned)."""
         if self._numerals is None:
             by_sentence: dict[int, list[Numeral]] = {c.index: [] for c in self.citing}
-            # Only the citing sentences are scanned: tier 1 reads the others
-            # (Section.numerals_outside), so the two together scan the section once.
-            for numeral in self.section.numerals_within(set(by_sentence)):
-                by_sentence[numeral.sentence].append(numeral)
+            section = self.section
+            if isinstance(section, Section):  # always, when there is a citing sentence
+                # Only the citing sentences are scanned: tier 1 reads the others
+                # (Section.numerals_outside), so the two together scan the section once.
+                for numeral in section.numerals_within(set(by_sentence)):
+                    by_sentence[numeral.sentence].append(numeral)
             self._numerals = by_sentence
+            self.section = _SectionText(self.text)
         return self._numerals
 
     def value(self, numeral: Numeral) -> Value | None:
         """The value a numeral states, read once for both checks."""
         values = self._values
         if numeral.start not in values:
-            text = self.section.text
+            text = self.text
             start, end = numeral.start, numeral.end
             values[start] = read_numeral(numeral.text, text[max(0, start - 4) : start], text[end : end + 32])
         return values[numeral.start]
@@ -345,9 +383,15 @@ _LAST: list[_Reading] = []
 
 
 def _reading(section: Section, evidence: EvidenceSlice) -> _Reading:
-    """Both grounding checks ask for the same section in turn: the last reading is kept."""
+    """Both grounding checks ask for the same section in turn: the last reading is kept.
+
+    The reading may have let go of its section, so the section is known by its
+    id and its text: while the caller holds the section, a reading with both
+    was made from it, or from a section since freed that read the same text
+    (and a section is a function of its text).
+    """
     last = _LAST[0] if _LAST else None  # read once: another thread may replace it
-    if last is not None and last.section is section and last.evidence is evidence:
+    if last is not None and last.section_id == id(section) and last.text is section.text and last.evidence is evidence:
         return last
     reading = _Reading(section, evidence)
     _LAST[:] = [reading]
@@ -439,33 +483,58 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     cites C21 elsewhere.
     """
     reading = _reading(section, evidence)
-    cited = {c.index: c for c in reading.citing}
-    if not cited:
+    if not reading.citing:
         return
     facts = facts_for(evidence)
-    sources = facts.sources
     text = section.text
-    for index, numerals in reading.numerals().items():
-        where = cited[index]
+    numerals_of = reading.numerals()
+    for where in reading.citing:
+        numerals = numerals_of[where.index]
+        if not numerals:
+            continue
         single = len(where.groups) <= 1  # every numeral rests on the same cards
-        owners, stated = where.cards, None
+        owners = where.owners(numerals[0].start)
+        stated = _stated_by(facts, owners, where.tags)
+        fixed, free = stated.fixed, stated.free
         for numeral in numerals:
-            if skip_years and _is_year(numeral.text):
+            written = numeral.text
+            if skip_years and _is_year(written):
                 continue
-            if stated is None or not single:
+            if not single:
                 owners = where.owners(numeral.start)
-                key = (*owners, "{", *where.tags)
-                stated = sources.get(key)
-                if stated is None:
-                    stated = sources[key] = _sources(facts, owners, where.tags)
-            # Most numerals of a faithful sentence are plain and stated as written: one set lookup.
-            plain = plain_key(numeral.text, text[numeral.end : numeral.end + 32])
+                stated = _stated_by(facts, owners, where.tags)
+                fixed, free = stated.fixed, stated.free
+            # Most numerals of a faithful sentence copy a cited card's: one set lookup, no reading
+            # (and the word after one is read only when it has no unit of its own).
+            if written in fixed:
+                continue
+            after = text[numeral.end : numeral.end + 32]
+            units = free.get(written)
+            if units is not None and unit_after(after) in units:
+                continue
+            # Most others are plain and stated as written: one set lookup.
+            plain = plain_key(written, after)
             if plain is not None and plain in stated.exact:
                 continue
             value = reading.value(numeral)
             if value is None or stated.state(value):
                 continue
             yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
+
+
+def _stated_by(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> Sources:
+    """What a numeral resting on ``cards`` in a sentence tagging ``tags`` may match (built once per slice)."""
+    if len(cards) == 1 and not tags:
+        # The usual claim: one card, no tag. Keyed by the card id, whose hash the string keeps.
+        stated = facts.card_sources.get(cards[0])
+        if stated is None:
+            stated = facts.card_sources[cards[0]] = _sources(facts, cards, tags)
+        return stated
+    key = (*cards, "{", *tags)
+    stated = facts.sources.get(key)
+    if stated is None:
+        stated = facts.sources[key] = _sources(facts, cards, tags)
+    return stated
 
 
 def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> Sources:
@@ -482,7 +551,13 @@ def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -
     if tagged or len(cards) > 1:
         # Values computed across sources: a tagged value against a card's, or two cards'.
         derived.extend(derived_values(stated))
-    return Sources(tuple(stated), tuple(derived), frozenset((v.mantissa, v.scale, v.unit) for v in stated))
+    exact = frozenset((v.mantissa, v.scale, v.unit) for v in (*stated, *derived))
+    # The texts a faithful sentence copies: the cards' numerals, and each stated value's digits.
+    texts = {text for card_id in cards for text in facts.cards[card_id].numerals}
+    for value in stated:
+        texts.update((str(value.mantissa), f"{value.mantissa}%"))
+    fixed, free = verbatim_forms(sorted(texts), exact)
+    return Sources(tuple(stated), tuple(derived), exact, fixed, free)
 
 
 def _is_year(text: str) -> bool:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Set
 from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
@@ -81,6 +82,13 @@ _FOLLOWING = regex.compile(
     r"(?![\p{L}\p{N}])",
     regex.IGNORECASE,
 )
+# ``_FOLLOWING`` for text without a non-ASCII character, in the stdlib engine (which calls
+# faster): on ASCII text a letter is [A-Za-z], a number [0-9] and case is ASCII case.
+_FOLLOWING_ASCII = re.compile(
+    _FOLLOWING.pattern.replace(r"\p{L}\p{N}", "A-Za-z0-9").replace(r"\p{L}", "A-Za-z"), re.IGNORECASE | re.ASCII
+)
+# The letters every alternative of ``_FOLLOWING`` starts with (in either case).
+_UNIT_FIRST_LETTERS = "tmbkpx"
 _CURRENCY_CODE = regex.compile(r"(?<![\p{L}])(?:US|A|C|NZ|HK|S)?\p{Sc}|USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD")
 _GROUPING = "'\u00a0\u202f\u2009"
 
@@ -193,9 +201,16 @@ def _half(places: int) -> Decimal:
 
 def _following(after: str) -> tuple[int, str]:
     """The scale and unit a word after a bare numeral gives it ("1.2 billion", "13 bp")."""
-    if not after.lstrip(_BLANKS)[:1].isalpha() or len(after) - len(after.lstrip(_BLANKS)) > 2:
+    word = after.lstrip(_BLANKS)
+    first = word[:1]
+    if not first.isalpha() or len(after) - len(word) > 2:
         return 0, "plain"  # no word right after it: the usual case, without the pattern
-    following = _FOLLOWING.match(after)
+    if first.isascii() and first.lower() not in _UNIT_FIRST_LETTERS:
+        return 0, "plain"  # "USD", "of": no scale or unit word starts so (only ASCII: the pattern ignores case)
+    second = word[1:2]
+    if first in "kKmMbBtT" and (not second or (second.isascii() and not second.isalnum())):
+        return _SCALES[first.lower()], "plain"  # "412 M USD": a one-letter scale, as the pattern reads it
+    following = (_FOLLOWING_ASCII if after.isascii() else _FOLLOWING).match(after)
     if following is None:
         return 0, "plain"
     if following.group("scale"):
@@ -282,6 +297,59 @@ def plain_key(numeral: str, after: str) -> tuple[Decimal, int, str] | None:
         return Decimal(body), 0, "percent"
     scale, unit = _following(after)
     return Decimal(body), scale, unit
+
+
+def numeral_form(numeral: str) -> tuple[Value, bool] | None:
+    """What a numeral states on its own, and whether a word after it may change that.
+
+    ``read_numeral(numeral, before, after)`` compares as the value given
+    here (sign and currency, which the text around also reads, are never
+    compared), except that when the flag is set its scale and unit are
+    ``_following(after)``'s: a numeral with neither a percent sign nor
+    letters of its own reads them from the next word. The flag is found by
+    asking: a following "million" changes the reading exactly when it is set.
+    """
+    alone = read_numeral(numeral)
+    if alone is None:
+        return None
+    probed = read_numeral(numeral, "", " million")
+    return alone, probed is not None and probed.scale != alone.scale
+
+
+def unit_after(after: str) -> tuple[int, str]:
+    """The scale and unit the text after a numeral without its own gives it (see :func:`numeral_form`)."""
+    return _following(after)
+
+
+Key = tuple[Decimal, int, str]  # (mantissa, scale, unit): a value as compared when nothing is rounded
+
+
+def verbatim_forms(texts: Iterable[str], exact: Set[Key]) -> tuple[frozenset[str], dict[str, frozenset[tuple[int, str]]]]:
+    """Which numeral texts read as a value whose key is in ``exact``, as one lookup each.
+
+    ``fixed``: texts whose reading is such a value whatever surrounds them
+    ("30%", "$1.2bn"). ``free``: texts that read their scale and unit from
+    the next word ("412"), with the (scale, unit) pairs of :func:`unit_after`
+    that make them such a value. A text in neither may still be one: the
+    caller reads it the long way.
+    """
+    units_of: dict[Decimal, set[tuple[int, str]]] = {}
+    for mantissa, scale, unit in exact:
+        units_of.setdefault(mantissa, set()).add((scale, unit))
+    fixed: set[str] = set()
+    free: dict[str, frozenset[tuple[int, str]]] = {}
+    for text in texts:
+        form = numeral_form(text)
+        if form is None:
+            continue
+        value, reads_next_word = form
+        if reads_next_word:
+            units = units_of.get(value.mantissa)
+            if units:
+                free[text] = frozenset(units)
+        elif (value.mantissa, value.scale, value.unit) in exact:
+            fixed.add(text)
+    return frozenset(fixed), free
 
 
 def read_values(text: str) -> list[Value]:
