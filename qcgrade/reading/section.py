@@ -587,13 +587,10 @@ def _one_sentence(doc: Document, lo: int, hi: int, cites: tuple[str, ...], tags:
 
 def _span(doc: Document, lo: int, hi: int) -> tuple[int, int, str]:
     """Source start, end and kind of the sentence between visible offsets ``lo`` and ``hi`` (as :func:`_one_sentence`)."""
-    visible = doc.visible
-    first = lo
-    while first < hi and visible[first].isspace():
-        first += 1
-    last = hi
-    while last > first and visible[last - 1].isspace():
-        last -= 1
+    piece = doc.visible[lo:hi]
+    stripped = piece.lstrip()
+    first = hi - len(stripped)
+    last = first + len(stripped.rstrip())
     src_start, src_end = doc.projection.to_source(first, last)
     units = doc.units
     kind = units[bisect_right(doc.unit_starts, first) - 1].kind if units else "paragraph"
