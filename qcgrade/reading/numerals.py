@@ -395,8 +395,44 @@ _MAGNITUDE_AFTER_RUN = re.compile(
 )
 
 
+# A separator with plain digits and then a look-alike or non-ASCII character on
+# one side (in the text, or in the reversed text for the side before it).
+_AFTER_STOP = re.compile(rf"\.[0-9.,]{{0,40}}{_RUN_CHAR}")
+_AFTER_COMMA = re.compile(rf",[0-9.,]{{0,40}}{_RUN_CHAR}")
+
+
+def _separator_beside_lookalike(text: str) -> bool:
+    """Whether a stop or comma stands inside a run that holds a look-alike or non-ASCII character.
+
+    A superset of where a decimal or grouped look-alike run can be (the run
+    goes on, past the separator, on the other side too); two scans that open
+    with one character, and a test at each of the few places they find.
+    """
+    backwards = text[::-1]
+    size = len(text)
+    for pattern in (_AFTER_STOP, _AFTER_COMMA):
+        for scanned, reversed_ in ((backwards, True), (text, False)):
+            at = 0
+            while True:
+                found = pattern.search(scanned, at)
+                if found is None:
+                    break
+                # The character on the separator's other side, in ``text``.
+                other = size - found.start() if reversed_ else found.start() - 1
+                if 0 <= other < size and _in_run(text[other]):
+                    return True
+                at = found.start() + 1
+    return False
+
+
+def _in_run(char: str) -> bool:
+    return char.isdigit() or char in _LOOKALIKE_CHARS or (not char.isascii() and char not in NOT_TRIGGERS)
+
+
 def _lookalikes_before_magnitude(text: str) -> bool:
     """Whether a run holding a look-alike and a separator stands before a magnitude ("lO.l bn")."""
+    if not _separator_beside_lookalike(text):
+        return False  # the pattern's scan below opens with a class: most text needs none
     lookalikes = _LOOKALIKE_CHARS
     for word in _MAGNITUDE_AFTER_RUN.finditer(text):
         end = word.start() + 1
