@@ -12,10 +12,14 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from qcgrade.grounding.directions import (
     _CANDIDATE,
     _FIRST_WORDS,
+    _FLAT_NEGATION_KEY,
+    _NEGATION_KEY,
     DIRECTION_WORD,
     DOWN,
     OUTCOME,
@@ -25,6 +29,7 @@ from qcgrade.grounding.directions import (
     DirectionReader,
     _direction,
     _direction_matches,
+    _flattened,
     _lowered,
     _matches,
     _negated,
@@ -190,6 +195,83 @@ def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> Non
                 left += 1
                 assert not kinds.intersection(said), (text[sentence.start : sentence.end], kinds, said)
     assert left > 100 and read > 100
+
+
+_EVERY_KIND = [(axis, sign, negated) for axis in (SIZE, QUALITY, OUTCOME) for sign in (UP, DOWN) for negated in (False, True)]
+# Pieces dense in direction words, their look-alikes (inside longer words, joined by hyphens or
+# underscores, capitalised, next to non-ASCII letters and marks), contexts and negations.
+_PIECES = [
+    *sorted(_FIRST_WORDS),
+    *"up down more less above below gain gains loss losses lost".split(),
+    *"than of to by from the net 5% 3.1 {m} [C1] | ; , . - _ ( ) \u2014 \u2019 '".split(),
+    *"not no never nor didn't won\u2019t cannot failed stopped halted without piano minor".split() * 4,  # often
+    *"UP Down MORE Rose FELL grew- -fell rose_ again group setup unless flower prose outgrew".split(),
+    "\u00e9higher",
+    "Grew\u0301",
+    "caf\u00e9",
+    "\u017f",
+    "\u212a",
+    "\u0130",
+    "\u00a0",
+    "\n",
+    *"? rose5 5rose \u2014fell up\u2014 \U0001d40e \u00e9 \u03a3".split(),
+]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(_PIECES), max_size=30),
+    st.lists(st.sampled_from(["", " ", "  ", "\u00a0"]), min_size=30, max_size=30),
+    st.frozensets(st.sampled_from(_EVERY_KIND), min_size=1, max_size=5),
+    st.integers(0, 3),
+)
+def test_directions_saying_leaves_only_what_says_nothing_contradicted(
+    pieces: list[str], gaps: list[str], kinds: frozenset, cut: int
+) -> None:
+    """Hypothesis-built text: None only where no word says one of the kinds, else every word."""
+    text = "".join(piece + gap for piece, gap in zip(pieces, gaps))
+    start = min(cut, len(text))  # ranges may start mid-word
+    every_word = directions(text, start, len(text))
+    got = DirectionReader(text).directions_saying(start, len(text), first_words_saying(kinds))
+    if got is None:
+        assert not kinds.intersection((d.axis, d.sign, d.negated) for d in every_word)
+    else:
+        assert got == every_word
+
+
+def test_flattened_text_keeps_offsets_and_every_candidate_word() -> None:
+    """What the sentence filter reads: a byte per character, and each candidate a whole word at its offset."""
+    checked = 0
+    for text in [*_texts(), "".join(_PIECES), " ".join(_PIECES)]:
+        lowered = _lowered(text)
+        if lowered is None:
+            continue
+        flat = _flattened(text)
+        assert len(flat) == len(text)
+        for candidate in _CANDIDATE.finditer(lowered):
+            at, end = candidate.span()
+            assert flat[at:end] == candidate.group().encode()
+            assert (at == 0 or flat[at - 1] == 32) and (end == len(flat) or flat[end] == 32)
+            checked += 1
+        for key in _NEGATION_KEY.finditer(lowered):
+            assert _FLAT_NEGATION_KEY.fullmatch(flat, *key.span()), key
+    assert checked > 1000
+
+
+def test_first_words_say_what_the_pattern_says_there() -> None:
+    """Each first word's meanings (which decide what a sentence is read for) are those of the words it begins."""
+    seen: dict[str, set[tuple[str, int]]] = {}
+    for text in _texts():
+        for d in directions(text):
+            seen.setdefault(d.word.split()[0].split("-")[0].lower(), set()).add((d.axis, d.sign))
+    for word, meanings in seen.items():
+        for axis, sign in meanings:
+            assert word in first_words_saying(frozenset({(axis, sign, False)})), (word, axis, sign)
+    # The tables are tight: a first word is not read for a meaning no word it begins has.
+    assert "up" not in first_words_saying(frozenset({(SIZE, DOWN, False)}))
+    assert "gains" in first_words_saying(frozenset({(OUTCOME, UP, False)}))
+    assert "gains" not in first_words_saying(frozenset({(OUTCOME, DOWN, False), (SIZE, DOWN, False)}))
+    assert len(seen) > 60
 
 
 def test_name_tests_take_their_patterns_cheap_first_steps() -> None:

@@ -173,11 +173,16 @@ class Direction(NamedTuple):
 
 
 # Every alternative of DIRECTION_WORD begins with one of these words, whole.
-# The first words of the contextual alternatives (their meanings: _CONTEXT_MEANING).
-_CONTEXT_FIRST = frozenset(
-    "up down above ahead more below behind less short contracted gain gains gained gaining loss losses lost lose loses losing"
-    " larger bigger greater smaller fewer".split()
-)
+# The first words of the contextual alternatives, by the meaning of every
+# alternative that begins with them (_CONTEXT_MEANING of its group): "more"
+# begins both "more than" (above) and "15% more" (more), which say the same.
+_CONTEXT_FIRST_MEANING: dict[str, tuple[str, int]] = {
+    **dict.fromkeys("up above ahead more gain gains gained gaining larger bigger greater".split(), (SIZE, UP)),
+    **dict.fromkeys(
+        "down below behind less short contracted loss losses lost lose loses losing smaller fewer".split(), (SIZE, DOWN)
+    ),
+}
+_CONTEXT_FIRST = frozenset(_CONTEXT_FIRST_MEANING)
 _FIRST_WORDS = frozenset(LEXICON) | _CONTEXT_FIRST
 _RUN = regex.compile(r"\w+")
 
@@ -189,8 +194,12 @@ _OUTCOME_WORD = regex.compile(
     r"\b(?<![\w\-])(?:(?P<up>gains?)|(?P<down>loss(?:es)?|write-?offs?|write-?downs?|impairments?))(?![\w\-])",
     regex.IGNORECASE,
 )
-# Every match of _OUTCOME_WORD begins with one of these words, whole ("write" of "write-off").
-_OUTCOME_FIRST = frozenset("gain gains loss losses write writeoff writeoffs writedown writedowns impairment impairments".split())
+# Every match of _OUTCOME_WORD begins with one of these words, whole ("write" of "write-off"), by its meaning.
+_OUTCOME_FIRST_MEANING: dict[str, tuple[str, int]] = {
+    **dict.fromkeys("gain gains".split(), (OUTCOME, UP)),
+    **dict.fromkeys("loss losses write writeoff writeoffs writedown writedowns impairment impairments".split(), (OUTCOME, DOWN)),
+}
+_OUTCOME_FIRST = frozenset(_OUTCOME_FIRST_MEANING)
 # Candidate words in lowercased ASCII text: one pass of the ``re`` engine, which
 # skips to a possible first letter in C (far cheaper than a Python loop over words).
 _CANDIDATE = re.compile(r"\b(?:" + _trie(sorted(_FIRST_WORDS | _OUTCOME_FIRST)) + r")\b")
@@ -257,6 +266,7 @@ class DirectionReader:
         self.text = text
         self.lowered: str | None = None
         self.plain = False  # the text folds oddly: read each range the plain way
+        self.flat: bytes | None = None
 
     def _lowered(self) -> str | None:
         lowered = self.lowered
@@ -265,21 +275,35 @@ class DirectionReader:
             self.plain = lowered is None
         return lowered
 
+    def _flat(self) -> bytes | None:
+        """The text as :func:`_flattened` gives it, or None when it folds oddly."""
+        flat = self.flat
+        if flat is None and not self.plain:
+            text = self.text
+            self.plain = not text.isascii() and any(odd in text for odd in _FOLDS_ODDLY)
+            if not self.plain:
+                flat = self.flat = _flattened(text)
+        return flat
+
     def directions_saying(self, start: int, stop: int, words: frozenset[str]) -> list[Direction] | None:
         """:meth:`directions`, or None when no direction word there can be negated or begin with one of ``words``.
 
-        The candidates are found by one C-level scan, and negations by
-        another: a sentence whose cards no word of it can contradict is left
-        there, without a pattern run, and any other is read from the same
-        candidates.
+        Most sentences are left there by C-level work on their flattened
+        bytes, without a pattern run or a match object per word: their words
+        (every candidate is one of them, see :func:`_flattened`) include none
+        of ``words``, and none that begins a direction word at all or no
+        negation key stands there. Any other sentence is read.
         """
-        lowered = self._lowered()
-        if lowered is None:
+        flat = self._flat()
+        if flat is None:
             return self.directions(start, stop)
-        candidates = list(_CANDIDATE.finditer(lowered, start, stop + 1))
-        if _NEGATION_KEY.search(lowered, start, stop) is None and words.isdisjoint([c.group() for c in candidates]):
+        # One character past the range, as in directions(): a word there is a candidate only if it ends by then.
+        tokens = flat[start : stop + 1].split()
+        if _as_bytes(words).isdisjoint(tokens) and (
+            _FIRST_BYTES.isdisjoint(tokens) or _FLAT_NEGATION_KEY.search(flat, start, stop) is None
+        ):
             return None
-        return self._read(lowered, start, stop, candidates)
+        return self.directions(start, stop)
 
     def directions(self, start: int, stop: int) -> list[Direction]:
         """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
@@ -346,16 +370,17 @@ def _matches(
 def first_words_saying(kinds: frozenset[tuple[str, int, bool]]) -> frozenset[str]:
     """The candidate words that may begin a direction word saying one of ``kinds`` (axis, sign, negated) unnegated.
 
-    A lexicon word says its own meaning; a first word of a contextual
-    alternative may say any of theirs, and an outcome word either outcome.
+    A lexicon word says its own meaning, the first word of a contextual
+    alternative the meaning of its alternatives, and an outcome word its
+    outcome (a first word may begin both: "gains").
     """
     said = {(axis, sign) for axis, sign, negated in kinds if not negated}
-    words = {word for word, meaning in LEXICON.items() if meaning in said}
-    if not said.isdisjoint(_CONTEXT_MEANING.values()):
-        words |= _CONTEXT_FIRST
-    if (OUTCOME, UP) in said or (OUTCOME, DOWN) in said:
-        words |= _OUTCOME_FIRST
-    return frozenset(words)
+    return frozenset(
+        word
+        for meanings in (LEXICON, _CONTEXT_FIRST_MEANING, _OUTCOME_FIRST_MEANING)
+        for word, meaning in meanings.items()
+        if meaning in said
+    )
 
 
 def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
@@ -376,6 +401,38 @@ def _negated(text: str, start: int, at: int) -> bool:
 # follow it: a window (or sentence) without any needs no search. One stdlib scan,
 # which skips to these first letters in C (most keys share the first "n").
 _NEGATION_KEY = re.compile(r"n(?:ot|o|ever|either|or|'t|\u2019t)\s|without\s|fail(?:ed)?\s|stopped\s|ceased\s|halted\s")
+
+
+# Flattening: a byte per character, the ASCII characters that make words kept
+# (capitals made small), every other one a blank ("?" first, for what ASCII lacks).
+_FLAT = bytes(ord(chr(b).lower()) if b < 128 and (chr(b).isalnum() or chr(b) == "_") else 32 for b in range(256))
+
+
+def _flattened(text: str) -> bytes:
+    """``text`` a byte per character, offset for offset: its ASCII word characters lowercased, all else blank.
+
+    A candidate word (ASCII letters between characters that are not word
+    characters) of text that does not fold oddly is a whole blank-separated
+    word of the flattened text at the same offsets, and a negation key
+    (lowercase, see _NEGATION_KEY) is one of _FLAT_NEGATION_KEY there.
+    """
+    return text.encode("ascii", "replace").translate(_FLAT)
+
+
+# _NEGATION_KEY as it reads flattened: apostrophes and every blank are one blank.
+_FLAT_NEGATION_KEY = re.compile(rb"n(?:ot|o|ever|either|or| t) |without |fail(?:ed)? |stopped |ceased |halted ")
+_FIRST_BYTES = frozenset(word.encode() for word in _FIRST_WORDS | _OUTCOME_FIRST)
+_BYTES: dict[frozenset[str], frozenset[bytes]] = {}
+
+
+def _as_bytes(words: frozenset[str]) -> frozenset[bytes]:
+    """``words`` encoded, kept per set (callers ask with a few sets)."""
+    found = _BYTES.get(words)
+    if found is None:
+        if len(_BYTES) >= 256:  # a bound for callers that make up sets
+            _BYTES.clear()
+        found = _BYTES[words] = frozenset(word.encode() for word in words)
+    return found
 
 
 def _negated_in(lowered: str, text: str, start: int, at: int) -> bool:
