@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from qcgrade.evidence import load_slice
 from qcgrade.grounding.directions import (
     _CANDIDATE,
     _FIRST_WORDS,
@@ -37,6 +38,7 @@ from qcgrade.grounding.directions import (
     directions,
     first_words_saying,
 )
+from qcgrade.grounding.match import _some_group_may_say, citing_sentences, facts_for
 from qcgrade.reading.names import _CATEGORY_ENDINGS, _PERIOD_NUMERAL, _PERIOD_NUMERALS, _WORD_THEN_SPACE, CATEGORY_WORDS
 from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
 from qcgrade.reading.section import parse_section
@@ -187,7 +189,7 @@ def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> Non
             kinds = frozenset(rng.sample(every, rng.randint(1, 4)))
             every_word = directions(text, sentence.start, sentence.end)
             said = [(d.axis, d.sign, d.negated) for d in every_word]
-            got = reader.directions_saying(sentence.start, sentence.end, first_words_saying(kinds))
+            got = reader.directions_saying(sentence.start, sentence.end, kinds)
             if got is not None:
                 assert got == every_word
                 read += 1
@@ -232,7 +234,7 @@ def test_directions_saying_leaves_only_what_says_nothing_contradicted(
     text = "".join(piece + gap for piece, gap in zip(pieces, gaps))
     start = min(cut, len(text))  # ranges may start mid-word
     every_word = directions(text, start, len(text))
-    got = DirectionReader(text).directions_saying(start, len(text), first_words_saying(kinds))
+    got = DirectionReader(text).directions_saying(start, len(text), kinds)
     if got is None:
         assert not kinds.intersection((d.axis, d.sign, d.negated) for d in every_word)
     else:
@@ -256,6 +258,71 @@ def test_flattened_text_keeps_offsets_and_every_candidate_word() -> None:
         for key in _NEGATION_KEY.finditer(lowered):
             assert _FLAT_NEGATION_KEY.fullmatch(flat, *key.span()), key
     assert checked > 1000
+
+
+_SLICES = sorted((ROOT / "fixtures").rglob("*.json"))
+# Sentences of several citation groups, few direction words each: some groups' stretches say nothing.
+_SPARSE = [
+    *"revenue the margin costs of and in 2024 5% was".split() * 40,
+    *["[C1]", "[C2]", "[C3]", "[C1][C2]", "[C2], [C3]"] * 24,
+    # A negation before a group's marker, a word right after one.
+    *["did not [C1] grow", "never [C2] fell", "not [C1] rose", "[C1]rose", "[C2]fell", "[C1]declined"] * 8,
+    *_PIECES,
+]
+
+
+def _suspects_the_long_way(section, evidence) -> dict[int, list]:  # type: ignore[no-untyped-def]
+    """Per citing sentence: every unmasked-or-not direction word that an owning group's cards contradict."""
+    facts = facts_for(evidence)
+    found = {}
+    for where in citing_sentences(section, evidence):
+        if not where.cards:
+            continue
+        said = directions(section.text, where.start, where.end)
+        found[where.index] = [d for d in said if (d.axis, d.sign, d.negated) in facts.contradicted_by(where.owners(d.start))]
+    return found
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(_SLICES),
+    st.lists(st.sampled_from(_SPARSE), max_size=40),
+)
+def test_a_sentence_some_group_of_which_may_say_nothing_has_no_suspect(path: Path, pieces: list[str]) -> None:
+    """A sentence of several citation groups is read when, and whenever, a word may say what its own group contradicts."""
+    evidence = load_slice(path.read_bytes())
+    ids = [card.id for card in evidence.cards]
+    for i, card_id in enumerate(ids[:3]):
+        pieces = [piece.replace(f"C{i + 1}]", f"{card_id}]") for piece in pieces]
+    text = " ".join(pieces)
+    section = parse_section(text)
+    reader = DirectionReader(section.text)
+    facts = facts_for(evidence)
+    suspects = _suspects_the_long_way(section, evidence)
+    for where in citing_sentences(section, evidence):
+        if len(where.groups) > 1 and suspects.get(where.index):
+            assert _some_group_may_say(reader, facts, where), (text[where.start : where.end], suspects[where.index])
+
+
+def test_fixture_sentences_left_unread_have_no_suspect() -> None:
+    """On every fixture section: sentences ruled out (whole, or group by group) hold no suspect word."""
+    ruled_out = 0
+    for path in FIXTURES:
+        evidence = load_slice(path.with_suffix(".json").read_bytes())
+        section = parse_section(path.read_text(encoding="utf-8"))
+        reader = DirectionReader(section.text)
+        facts = facts_for(evidence)
+        suspects = _suspects_the_long_way(section, evidence)
+        for where in citing_sentences(section, evidence):
+            if not where.cards:
+                continue
+            may = reader.may_say(where.start, where.end, facts.contradicted_by(where.cards))
+            if may and len(where.groups) > 1:
+                may = _some_group_may_say(reader, facts, where)
+            if not may:
+                ruled_out += 1
+                assert not suspects[where.index], section.text[where.start : where.end]
+    assert ruled_out > 100
 
 
 def test_first_words_say_what_the_pattern_says_there() -> None:

@@ -285,25 +285,35 @@ class DirectionReader:
                 flat = self.flat = _flattened(text)
         return flat
 
-    def directions_saying(self, start: int, stop: int, words: frozenset[str]) -> list[Direction] | None:
-        """:meth:`directions`, or None when no direction word there can be negated or begin with one of ``words``.
+    def directions_saying(self, start: int, stop: int, kinds: frozenset[tuple[str, int, bool]]) -> list[Direction] | None:
+        """:meth:`directions`, or None when no direction word there can say one of ``kinds`` (see :meth:`may_say`)."""
+        return self.directions(start, stop) if self.may_say(start, stop, kinds) else None
 
-        Most sentences are left there by C-level work on their flattened
-        bytes, without a pattern run or a match object per word: their words
-        (every candidate is one of them, see :func:`_flattened`) include none
-        of ``words``, and none that begins a direction word at all or no
-        negation key stands there. Any other sentence is read.
+    def may_say(self, start: int, stop: int, kinds: frozenset[tuple[str, int, bool]], negation_from: int | None = None) -> bool:
+        """False when no direction word starting in ``text[start:stop]`` says one of ``kinds`` (axis, sign, negated).
+
+        Decided by C-level work on the flattened bytes, without a pattern run
+        or a match object per word: the words there (every candidate is one,
+        see :func:`_flattened`) include none that begins a word saying one of
+        the unnegated kinds, and none that begins one of the negated kinds or
+        no negation key stands between ``negation_from`` (default ``start``)
+        and ``stop``. A word is whole there when it ends by ``stop + 1``.
         """
         flat = self._flat()
         if flat is None:
-            return self.directions(start, stop)
-        # One character past the range, as in directions(): a word there is a candidate only if it ends by then.
+            return True
+        unnegated, negated = _first_bytes_saying(kinds)
         tokens = flat[start : stop + 1].split()
-        if _as_bytes(words).isdisjoint(tokens) and (
-            _FIRST_BYTES.isdisjoint(tokens) or _FLAT_NEGATION_KEY.search(flat, start, stop) is None
-        ):
-            return None
-        return self.directions(start, stop)
+        return not unnegated.isdisjoint(tokens) or (
+            not negated.isdisjoint(tokens)
+            and _FLAT_NEGATION_KEY.search(flat, start if negation_from is None else negation_from, stop) is not None
+        )
+
+    def blank_from(self, at: int) -> int | None:
+        """The first offset from ``at`` where the flattened text is blank (no word runs across it), if any."""
+        flat = self._flat()
+        found = -1 if flat is None else flat.find(b" ", at)
+        return None if found < 0 else found
 
     def directions(self, start: int, stop: int) -> list[Direction]:
         """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
@@ -367,14 +377,15 @@ def _matches(
                 yield at, outcome
 
 
-def first_words_saying(kinds: frozenset[tuple[str, int, bool]]) -> frozenset[str]:
-    """The candidate words that may begin a direction word saying one of ``kinds`` (axis, sign, negated) unnegated.
+def first_words_saying(kinds: frozenset[tuple[str, int, bool]], negated: bool = False) -> frozenset[str]:
+    """The candidate words that may begin a direction word saying one of ``kinds`` (axis, sign, negated).
 
-    A lexicon word says its own meaning, the first word of a contextual
+    Those of the kinds that are unnegated, or (``negated``) negated. A
+    lexicon word says its own meaning, the first word of a contextual
     alternative the meaning of its alternatives, and an outcome word its
     outcome (a first word may begin both: "gains").
     """
-    said = {(axis, sign) for axis, sign, negated in kinds if not negated}
+    said = {(axis, sign) for axis, sign, is_negated in kinds if is_negated == negated}
     return frozenset(
         word
         for meanings in (LEXICON, _CONTEXT_FIRST_MEANING, _OUTCOME_FIRST_MEANING)
@@ -421,17 +432,18 @@ def _flattened(text: str) -> bytes:
 
 # _NEGATION_KEY as it reads flattened: apostrophes and every blank are one blank.
 _FLAT_NEGATION_KEY = re.compile(rb"n(?:ot|o|ever|either|or| t) |without |fail(?:ed)? |stopped |ceased |halted ")
-_FIRST_BYTES = frozenset(word.encode() for word in _FIRST_WORDS | _OUTCOME_FIRST)
-_BYTES: dict[frozenset[str], frozenset[bytes]] = {}
+_SAYING: dict[frozenset[tuple[str, int, bool]], tuple[frozenset[bytes], frozenset[bytes]]] = {}
 
 
-def _as_bytes(words: frozenset[str]) -> frozenset[bytes]:
-    """``words`` encoded, kept per set (callers ask with a few sets)."""
-    found = _BYTES.get(words)
+def _first_bytes_saying(kinds: frozenset[tuple[str, int, bool]]) -> tuple[frozenset[bytes], frozenset[bytes]]:
+    """:func:`first_words_saying` ``kinds``, unnegated and negated, encoded; kept per set of kinds."""
+    found = _SAYING.get(kinds)
     if found is None:
-        if len(_BYTES) >= 256:  # a bound for callers that make up sets
-            _BYTES.clear()
-        found = _BYTES[words] = frozenset(word.encode() for word in words)
+        if len(_SAYING) >= 4096:  # every set of the twelve kinds; a bound for callers that make up others
+            _SAYING.clear()
+        unnegated = frozenset(word.encode() for word in first_words_saying(kinds))
+        negated = frozenset(word.encode() for word in first_words_saying(kinds, negated=True))
+        found = _SAYING[kinds] = (unnegated, negated)
     return found
 
 
