@@ -18,7 +18,7 @@ is a bounded alternation of literal words, so scans are linear.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import regex
@@ -254,8 +254,9 @@ _ASCII_JOINERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 class DirectionReader:
     """The direction words of many sentences of one text: what :func:`directions` gives, read faster.
 
-    The text is lowercased once and candidate words are found by the ``re``
-    engine from each sentence's start. A candidate that is a word of the
+    Each range read is lowercased (with the character before it, for the
+    word boundary) and candidate words are found there by the ``re``
+    engine. A candidate that is a word of the
     lexicon, between ASCII characters that join no word, is what the
     pattern's first alternative matches there, so it is taken without
     running the pattern; any other candidate is tried with it. Text with a
@@ -264,16 +265,8 @@ class DirectionReader:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lowered: str | None = None
         self.plain = False  # the text folds oddly: read each range the plain way
         self.flat: bytes | None = None
-
-    def _lowered(self) -> str | None:
-        lowered = self.lowered
-        if lowered is None and not self.plain:
-            lowered = self.lowered = _lowered(self.text)
-            self.plain = lowered is None
-        return lowered
 
     def _flat(self) -> bytes | None:
         """The text as :func:`_flattened` gives it, or None when it folds oddly."""
@@ -317,22 +310,25 @@ class DirectionReader:
 
     def directions(self, start: int, stop: int) -> list[Direction]:
         """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
-        lowered = self._lowered()
-        if lowered is None:
+        if self._flat() is None:
             return directions(self.text, start, stop)
-        # One character past the range: the word boundary at its end is the text's, and
-        # a word that runs past the end, cut there, still ends past it (and is skipped).
-        return self._read(lowered, start, stop, _CANDIDATE.finditer(lowered, start, stop + 1))
+        # The character before the range (the word boundary at its start is the text's), and
+        # one past it: a word that runs past the end, cut there, still ends past it (and is
+        # skipped). Lowered apart, a stretch of text that does not fold oddly keeps its offsets.
+        base = max(start - 1, 0)
+        lowered = self.text[base : stop + 1].lower()
+        return self._read(lowered, base, start, stop)
 
-    def _read(self, lowered: str, start: int, stop: int, candidates: Iterable[re.Match[str]]) -> list[Direction]:
+    def _read(self, lowered: str, base: int, start: int, stop: int) -> list[Direction]:
+        """The directions of ``text[start:stop]``; ``lowered`` is ``text[base:]`` lowercased, at least to ``stop + 1``."""
         text = self.text
         found: list[Direction] = []
         last = start
-        for candidate in candidates:
-            at = candidate.start()
+        for candidate in _CANDIDATE.finditer(lowered, start - base, stop + 1 - base):
+            at = candidate.start() + base
             if at >= stop:
                 break
-            end = candidate.end()
+            end = candidate.end() + base
             if end > stop:
                 continue
             word = candidate.group()
@@ -344,16 +340,16 @@ class DirectionReader:
                     and (end == stop or (text[end] not in _ASCII_JOINERS and text[end].isascii()))
                 ):
                     last = end
-                    found.append(Direction(at, end, text[at:end], *meaning, _negated_in(lowered, text, start, at)))
+                    found.append(Direction(at, end, text[at:end], *meaning, _negated_in(lowered, text, start, at, base)))
                 else:
                     match = DIRECTION_WORD.match(text, at, stop)
                     if match is not None:
                         last = match.end()
-                        found.append(_direction(text, start, at, match, _negated_in(lowered, text, start, at)))
+                        found.append(_direction(text, start, at, match, _negated_in(lowered, text, start, at, base)))
             if word in _OUTCOME_FIRST:
                 outcome = _OUTCOME_WORD.match(text, at, stop)
                 if outcome is not None:
-                    found.append(_direction(text, start, at, outcome, _negated_in(lowered, text, start, at)))
+                    found.append(_direction(text, start, at, outcome, _negated_in(lowered, text, start, at, base)))
         return found
 
 
@@ -447,9 +443,10 @@ def _first_bytes_saying(kinds: frozenset[tuple[str, int, bool]]) -> tuple[frozen
     return found
 
 
-def _negated_in(lowered: str, text: str, start: int, at: int) -> bool:
-    """:func:`_negated`, given ``text.lower()`` offset for offset (see _FOLDS_ODDLY)."""
-    return _NEGATION_KEY.search(lowered, max(start, at - _LOOKBACK), at) is not None and _negated(text, start, at)
+def _negated_in(lowered: str, text: str, start: int, at: int, base: int = 0) -> bool:
+    """:func:`_negated`, given ``text[base:].lower()`` offset for offset (see _FOLDS_ODDLY), ``base`` <= ``start``."""
+    window = _NEGATION_KEY.search(lowered, max(start, at - _LOOKBACK) - base, at - base)
+    return window is not None and _negated(text, start, at)
 
 
 def _direction(text: str, start: int, at: int, match: regex.Match[str], negated: bool | None = None) -> Direction:
