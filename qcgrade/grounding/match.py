@@ -495,40 +495,40 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     if not reading.citing:
         return
     facts = facts_for(evidence)
-    masks: list[tuple[int, int]] | None = None  # the markers' spans, sorted when a sentence is read
+    masks: list[tuple[int, int]] | None = None  # the markers' spans, sorted once a sentence holds a suspect
     mask_starts: list[int] = []
     words = DirectionReader(section.text)
     for where in reading.citing:
         cards = where.cards
         # A word can only contradict a card direction: cards that state none leave nothing to read.
-        if not cards or not facts.contradicted_by(cards):
+        contradicted = facts.contradicted_by(cards) if cards else None
+        if not contradicted:
             continue
         # What the sentence's cards contradict holds what any of its groups does: a sentence
         # with no word that may say it has no suspect.
-        if not words.may_say(where.start, where.end, facts.contradicted_by(cards)):
+        if not words.may_say(where.start, where.end, contradicted):
             continue
         if len(where.groups) > 1 and not _some_group_may_say(words, facts, where):
             continue
         read = words.directions(where.start, where.end)
-        if not read:
-            continue
-        if masks is None:
-            masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
-            mask_starts = [start for start, _end in masks]
-        found = [d for d in read if not _masked(masks, mask_starts, d.start, d.end)]
-        if not found:
-            continue
         # Only a word some owning card contradicts can be a miss (see judge()); the
-        # sentence is indexed only when there is one.
+        # sentence is indexed only when there is one outside the markers.
         groups = where.groups
         if len(groups) <= 1:
             # One citation group (or none): every word rests on the same cards.
             kinds = facts.contradicted_by(groups[0] if groups else cards)
-            suspects = [d for d in found if (d.axis, d.sign, d.negated) in kinds]
+            suspects = [d for d in read if (d.axis, d.sign, d.negated) in kinds]
         else:
-            suspects = [d for d in found if _contradicted(facts, where.owners(d.start), d)]
+            suspects = [d for d in read if _contradicted(facts, where.owners(d.start), d)]
         if not suspects:
             continue
+        if masks is None:
+            masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
+            mask_starts = [start for start, _end in masks]
+        suspects = [d for d in suspects if not _masked(masks, mask_starts, d.start, d.end)]
+        if not suspects:
+            continue
+        found = [d for d in read if not _masked(masks, mask_starts, d.start, d.end)]
         reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
         for direction in suspects:
             miss = reader.judge(direction)
@@ -702,35 +702,40 @@ class _SentenceReader:
             ]
             if by_neighbour:
                 return _verdict(direction, by_neighbour, where)
-        words, values = self.ties(direction, lo, hi, words_too=not by_value_only)
-        by_value: list[tuple[str, CardDirection]] = []
-        by_words: list[tuple[str, CardDirection]] = []
-        for card_id, card_direction in on_axis:
-            if values and card_direction.values and any(same(v, c) for v in values for c in card_direction.values):
-                by_value.append((card_id, card_direction))
-            elif not by_value_only and not card_direction.direction.comparison and len(words & card_direction.words) >= 2:
-                # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
-                by_words.append((card_id, card_direction))
-        # A shared value ties more surely than words.
-        if by_value_only:
-            return _verdict(direction, by_value, where)
-        return _verdict(direction, by_value or by_words or self.sole_direction(direction, words), where)
-
-    def ties(self, direction: Direction, lo: int, hi: int, words_too: bool) -> tuple[frozenset[str], list[Value]]:
-        """The content words (if asked for) and values a direction word speaks of, its antecedent's included."""
-        words = self.words(lo, hi) if words_too else frozenset()
-        values = self.scope_values(direction, lo, hi)
         antecedent = self.antecedent(direction, lo, hi)
+        values = self.values_tied(direction, lo, hi, antecedent)
+        by_value = [
+            (card_id, card_direction)
+            for card_id, card_direction in on_axis
+            if values and card_direction.values and any(same(v, c) for v in values for c in card_direction.values)
+        ]
+        # A shared value ties more surely than words: when one ties, content words are not read.
+        if by_value or by_value_only:
+            return _verdict(direction, by_value, where)
+        words = self.words(lo, hi)
+        if antecedent is not None:
+            words = words | self.words(antecedent[0], antecedent[1])
+        by_words = [
+            (card_id, card_direction)
+            for card_id, card_direction in on_axis
+            # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
+            if not card_direction.direction.comparison and len(words & card_direction.words) >= 2
+        ]
+        return _verdict(direction, by_words or self.sole_direction(direction, words), where)
+
+    def values_tied(
+        self, direction: Direction, lo: int, hi: int, antecedent: tuple[int, int, Direction | None] | None
+    ) -> list[Value]:
+        """The values a direction word speaks of, its antecedent's included."""
+        values = self.scope_values(direction, lo, hi)
         if antecedent is not None:
             # "fell 22%, but most of that rise ...": the word speaks of its antecedent's quantity.
             a_lo, a_hi, earlier = antecedent
-            if words_too:
-                words = words | self.words(a_lo, a_hi)
             if earlier is not None:
                 values = values + self.scope_values(earlier, a_lo, a_hi)
             else:
                 values = values + self.values_between(a_lo, a_hi, True)
-        return words, values
+        return values
 
     def antecedent(self, direction: Direction, lo: int, hi: int) -> tuple[int, int, Direction | None] | None:
         """The earlier clause this one refers back to (and its direction word), if it does.
