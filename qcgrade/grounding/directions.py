@@ -282,25 +282,29 @@ class DirectionReader:
         """:meth:`directions`, or None when no direction word there can say one of ``kinds`` (see :meth:`may_say`)."""
         return self.directions(start, stop) if self.may_say(start, stop, kinds) else None
 
-    def may_say(self, start: int, stop: int, kinds: frozenset[tuple[str, int, bool]], negation_from: int | None = None) -> bool:
+    def may_say(self, start: int, stop: int, kinds: frozenset[tuple[str, int, bool]], sentence_start: int | None = None) -> bool:
         """False when no direction word starting in ``text[start:stop]`` says one of ``kinds`` (axis, sign, negated).
 
         Decided by C-level work on the flattened bytes, without a pattern run
         or a match object per word: the words there (every candidate is one,
         see :func:`_flattened`) include none that begins a word saying one of
         the unnegated kinds, and none that begins one of the negated kinds or
-        no negation key stands between ``negation_from`` (default ``start``)
-        and ``stop``. A word is whole there when it ends by ``stop + 1``.
+        no negation key stands where it could negate one (from ``start``, or
+        within reach of it but not before ``sentence_start``). A word is
+        whole there when it ends by ``stop + 1``.
         """
         flat = self._flat()
         if flat is None:
             return True
         unnegated, negated = _first_bytes_saying(kinds)
         tokens = flat[start : stop + 1].split()
-        return not unnegated.isdisjoint(tokens) or (
-            not negated.isdisjoint(tokens)
-            and _FLAT_NEGATION_KEY.search(flat, start if negation_from is None else negation_from, stop) is not None
-        )
+        if not unnegated.isdisjoint(tokens):
+            return True
+        if negated.isdisjoint(tokens):
+            return False
+        # A negation window reaches _LOOKBACK characters back: a search from there is linear in the stretch.
+        reach = start if sentence_start is None else max(sentence_start, start - _LOOKBACK)
+        return _FLAT_NEGATION_KEY.search(flat, reach, stop) is not None
 
     def blank_from(self, at: int) -> int | None:
         """The first offset from ``at`` where the flattened text is blank (no word runs across it), if any."""

@@ -552,10 +552,10 @@ def _some_group_may_say(words: DirectionReader, facts: SliceFacts, where: Citing
         end = words.blank_from(starts[i])
         if end is None or starts[i] < lo:
             return True
-        if words.may_say(lo, end, facts.contradicted_by(group), negation_from=where.start):
+        if words.may_say(lo, end, facts.contradicted_by(group), sentence_start=where.start):
             return True
         lo = end + 1
-    return words.may_say(lo, where.end, facts.contradicted_by(groups[-1]), negation_from=where.start)
+    return words.may_say(lo, where.end, facts.contradicted_by(groups[-1]), sentence_start=where.start)
 
 
 def _contradicted(facts: SliceFacts, owners: tuple[str, ...], direction: Direction) -> bool:
