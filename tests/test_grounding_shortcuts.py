@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from qcgrade import grade
@@ -22,6 +22,8 @@ from qcgrade.grounding import match
 from qcgrade.grounding.directions import (
     _CANDIDATE,
     _FIRST_WORDS,
+    _FLAT_NEGATION_KEY,
+    _NEGATION_KEY,
     DIRECTION_WORD,
     DOWN,
     OUTCOME,
@@ -31,6 +33,7 @@ from qcgrade.grounding.directions import (
     DirectionReader,
     _direction,
     _direction_matches,
+    _flattened,
     _lowered,
     _matches,
     _negated,
@@ -38,7 +41,7 @@ from qcgrade.grounding.directions import (
     directions,
     first_words_saying,
 )
-from qcgrade.grounding.match import _CACHE, Sources, _sources, facts_for, value_misses
+from qcgrade.grounding.match import _CACHE, Sources, _some_group_may_say, _sources, citing_sentences, facts_for, value_misses
 from qcgrade.grounding.values import (
     _BLANKS,
     _FOLLOWING,
@@ -201,7 +204,7 @@ def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> Non
             kinds = frozenset(rng.sample(every, rng.randint(1, 4)))
             every_word = directions(text, sentence.start, sentence.end)
             said = [(d.axis, d.sign, d.negated) for d in every_word]
-            got = reader.directions_saying(sentence.start, sentence.end, first_words_saying(kinds))
+            got = reader.directions_saying(sentence.start, sentence.end, kinds)
             if got is not None:
                 assert got == every_word
                 read += 1
@@ -209,6 +212,148 @@ def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> Non
                 left += 1
                 assert not kinds.intersection(said), (text[sentence.start : sentence.end], kinds, said)
     assert left > 100 and read > 100
+
+
+_EVERY_KIND = [(axis, sign, negated) for axis in (SIZE, QUALITY, OUTCOME) for sign in (UP, DOWN) for negated in (False, True)]
+# Pieces dense in direction words, their look-alikes (inside longer words, joined by hyphens or
+# underscores, capitalised, next to non-ASCII letters and marks), contexts and negations.
+_PIECES = [
+    *sorted(_FIRST_WORDS),
+    *"up down more less above below gain gains loss losses lost".split(),
+    *"than of to by from the net 5% 3.1 {m} [C1] | ; , . - _ ( ) \u2014 \u2019 '".split(),
+    *"not no never nor didn't won\u2019t cannot failed stopped halted without piano minor".split() * 4,  # often
+    *"UP Down MORE Rose FELL grew- -fell rose_ again group setup unless flower prose outgrew".split(),
+    "\u00e9higher",
+    "Grew\u0301",
+    "caf\u00e9",
+    "\u017f",
+    "\u212a",
+    "\u0130",
+    "\u00a0",
+    "\n",
+    *"? rose5 5rose \u2014fell up\u2014 \U0001d40e \u00e9 \u03a3".split(),
+]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(_PIECES), max_size=30),
+    st.lists(st.sampled_from(["", " ", "  ", "\u00a0"]), min_size=30, max_size=30),
+    st.frozensets(st.sampled_from(_EVERY_KIND), min_size=1, max_size=5),
+    st.integers(0, 3),
+)
+def test_directions_saying_leaves_only_what_says_nothing_contradicted(
+    pieces: list[str], gaps: list[str], kinds: frozenset, cut: int
+) -> None:
+    """Hypothesis-built text: None only where no word says one of the kinds, else every word."""
+    text = "".join(piece + gap for piece, gap in zip(pieces, gaps))
+    start = min(cut, len(text))  # ranges may start mid-word
+    every_word = directions(text, start, len(text))
+    got = DirectionReader(text).directions_saying(start, len(text), kinds)
+    if got is None:
+        assert not kinds.intersection((d.axis, d.sign, d.negated) for d in every_word)
+    else:
+        assert got == every_word
+
+
+def test_flattened_text_keeps_offsets_and_every_candidate_word() -> None:
+    """What the sentence filter reads: a byte per character, and each candidate a whole word at its offset."""
+    checked = 0
+    for text in [*_texts(), "".join(_PIECES), " ".join(_PIECES)]:
+        lowered = _lowered(text)
+        if lowered is None:
+            continue
+        flat = _flattened(text)
+        assert len(flat) == len(text)
+        for candidate in _CANDIDATE.finditer(lowered):
+            at, end = candidate.span()
+            assert flat[at:end] == candidate.group().encode()
+            assert (at == 0 or flat[at - 1] == 32) and (end == len(flat) or flat[end] == 32)
+            checked += 1
+        for key in _NEGATION_KEY.finditer(lowered):
+            assert _FLAT_NEGATION_KEY.fullmatch(flat, *key.span()), key
+    assert checked > 1000
+
+
+_SLICES = sorted((ROOT / "fixtures").rglob("*.json"))
+# Sentences of several citation groups, few direction words each: some groups' stretches say nothing.
+_SPARSE = [
+    *"revenue the margin costs of and in 2024 5% was".split() * 40,
+    *["[C1]", "[C2]", "[C3]", "[C1][C2]", "[C2], [C3]"] * 24,
+    # A negation before a group's marker, a word right after one.
+    *["did not [C1] grow", "never [C2] fell", "not [C1] rose", "[C1]rose", "[C2]fell", "[C1]declined"] * 8,
+    *_PIECES,
+]
+
+
+def _suspects_the_long_way(section, evidence) -> dict[int, list]:  # type: ignore[no-untyped-def]
+    """Per citing sentence: every unmasked-or-not direction word that an owning group's cards contradict."""
+    facts = facts_for(evidence)
+    found = {}
+    for where in citing_sentences(section, evidence):
+        if not where.cards:
+            continue
+        said = directions(section.text, where.start, where.end)
+        found[where.index] = [d for d in said if (d.axis, d.sign, d.negated) in facts.contradicted_by(where.owners(d.start))]
+    return found
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(_SLICES),
+    st.lists(st.sampled_from(_SPARSE), max_size=40),
+)
+def test_a_sentence_some_group_of_which_may_say_nothing_has_no_suspect(path: Path, pieces: list[str]) -> None:
+    """A sentence of several citation groups is read when, and whenever, a word may say what its own group contradicts."""
+    evidence = load_slice(path.read_bytes())
+    ids = [card.id for card in evidence.cards]
+    for i, card_id in enumerate(ids[:3]):
+        pieces = [piece.replace(f"C{i + 1}]", f"{card_id}]") for piece in pieces]
+    text = " ".join(pieces)
+    section = parse_section(text)
+    reader = DirectionReader(section.text)
+    facts = facts_for(evidence)
+    suspects = _suspects_the_long_way(section, evidence)
+    for where in citing_sentences(section, evidence):
+        if len(where.groups) > 1 and suspects.get(where.index):
+            assert _some_group_may_say(reader, facts, where), (text[where.start : where.end], suspects[where.index])
+
+
+def test_fixture_sentences_left_unread_have_no_suspect() -> None:
+    """On every fixture section: sentences ruled out (whole, or group by group) hold no suspect word."""
+    ruled_out = 0
+    for path in FIXTURES:
+        evidence = load_slice(path.with_suffix(".json").read_bytes())
+        section = parse_section(path.read_text(encoding="utf-8"))
+        reader = DirectionReader(section.text)
+        facts = facts_for(evidence)
+        suspects = _suspects_the_long_way(section, evidence)
+        for where in citing_sentences(section, evidence):
+            if not where.cards:
+                continue
+            may = reader.may_say(where.start, where.end, facts.contradicted_by(where.cards))
+            if may and len(where.groups) > 1:
+                may = _some_group_may_say(reader, facts, where)
+            if not may:
+                ruled_out += 1
+                assert not suspects[where.index], section.text[where.start : where.end]
+    assert ruled_out > 100
+
+
+def test_first_words_say_what_the_pattern_says_there() -> None:
+    """Each first word's meanings (which decide what a sentence is read for) are those of the words it begins."""
+    seen: dict[str, set[tuple[str, int]]] = {}
+    for text in _texts():
+        for d in directions(text):
+            seen.setdefault(d.word.split()[0].split("-")[0].lower(), set()).add((d.axis, d.sign))
+    for word, meanings in seen.items():
+        for axis, sign in meanings:
+            assert word in first_words_saying(frozenset({(axis, sign, False)})), (word, axis, sign)
+    # The tables are tight: a first word is not read for a meaning no word it begins has.
+    assert "up" not in first_words_saying(frozenset({(SIZE, DOWN, False)}))
+    assert "gains" in first_words_saying(frozenset({(OUTCOME, UP, False)}))
+    assert "gains" not in first_words_saying(frozenset({(OUTCOME, DOWN, False), (SIZE, DOWN, False)}))
+    assert len(seen) > 60
 
 
 def test_name_tests_take_their_patterns_cheap_first_steps() -> None:

@@ -151,6 +151,8 @@ GROUNDING_HOSTILE = {
     "one sentence, 50k direction words": lambda: "fell " * 50_000 + "30% [E001].",
     "50k negations": lambda: "did not " * 50_000 + "rise 30% [E001].",
     "50k citation groups": lambda: "rose 30% [E001] " * 50_000 + ".",
+    # Read group by group (a word the whole sentence's cards contradict at its end), no negation anywhere.
+    "50k citation groups, read group by group": lambda: "rose 30% [E001] " * 50_000 + "fell.",
     "long digit run cited": lambda: "9" * 200_000 + " [E001].",
     "100k versus": lambda: "30% versus " * 30_000 + "[E001].",
 }

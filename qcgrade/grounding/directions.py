@@ -18,7 +18,7 @@ is a bounded alternation of literal words, so scans are linear.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import regex
@@ -173,11 +173,16 @@ class Direction(NamedTuple):
 
 
 # Every alternative of DIRECTION_WORD begins with one of these words, whole.
-# The first words of the contextual alternatives (their meanings: _CONTEXT_MEANING).
-_CONTEXT_FIRST = frozenset(
-    "up down above ahead more below behind less short contracted gain gains gained gaining loss losses lost lose loses losing"
-    " larger bigger greater smaller fewer".split()
-)
+# The first words of the contextual alternatives, by the meaning of every
+# alternative that begins with them (_CONTEXT_MEANING of its group): "more"
+# begins both "more than" (above) and "15% more" (more), which say the same.
+_CONTEXT_FIRST_MEANING: dict[str, tuple[str, int]] = {
+    **dict.fromkeys("up above ahead more gain gains gained gaining larger bigger greater".split(), (SIZE, UP)),
+    **dict.fromkeys(
+        "down below behind less short contracted loss losses lost lose loses losing smaller fewer".split(), (SIZE, DOWN)
+    ),
+}
+_CONTEXT_FIRST = frozenset(_CONTEXT_FIRST_MEANING)
 _FIRST_WORDS = frozenset(LEXICON) | _CONTEXT_FIRST
 _RUN = regex.compile(r"\w+")
 
@@ -189,8 +194,12 @@ _OUTCOME_WORD = regex.compile(
     r"\b(?<![\w\-])(?:(?P<up>gains?)|(?P<down>loss(?:es)?|write-?offs?|write-?downs?|impairments?))(?![\w\-])",
     regex.IGNORECASE,
 )
-# Every match of _OUTCOME_WORD begins with one of these words, whole ("write" of "write-off").
-_OUTCOME_FIRST = frozenset("gain gains loss losses write writeoff writeoffs writedown writedowns impairment impairments".split())
+# Every match of _OUTCOME_WORD begins with one of these words, whole ("write" of "write-off"), by its meaning.
+_OUTCOME_FIRST_MEANING: dict[str, tuple[str, int]] = {
+    **dict.fromkeys("gain gains".split(), (OUTCOME, UP)),
+    **dict.fromkeys("loss losses write writeoff writeoffs writedown writedowns impairment impairments".split(), (OUTCOME, DOWN)),
+}
+_OUTCOME_FIRST = frozenset(_OUTCOME_FIRST_MEANING)
 # Candidate words in lowercased ASCII text: one pass of the ``re`` engine, which
 # skips to a possible first letter in C (far cheaper than a Python loop over words).
 _CANDIDATE = re.compile(r"\b(?:" + _trie(sorted(_FIRST_WORDS | _OUTCOME_FIRST)) + r")\b")
@@ -245,8 +254,9 @@ _ASCII_JOINERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 class DirectionReader:
     """The direction words of many sentences of one text: what :func:`directions` gives, read faster.
 
-    The text is lowercased once and candidate words are found by the ``re``
-    engine from each sentence's start. A candidate that is a word of the
+    Each range read is lowercased (with the character before it, for the
+    word boundary) and candidate words are found there by the ``re``
+    engine. A candidate that is a word of the
     lexicon, between ASCII characters that join no word, is what the
     pattern's first alternative matches there, so it is taken without
     running the pattern; any other candidate is tried with it. Text with a
@@ -255,50 +265,74 @@ class DirectionReader:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lowered: str | None = None
         self.plain = False  # the text folds oddly: read each range the plain way
+        self.flat: bytes | None = None
 
-    def _lowered(self) -> str | None:
-        lowered = self.lowered
-        if lowered is None and not self.plain:
-            lowered = self.lowered = _lowered(self.text)
-            self.plain = lowered is None
-        return lowered
+    def _flat(self) -> bytes | None:
+        """The text as :func:`_flattened` gives it, or None when it folds oddly."""
+        flat = self.flat
+        if flat is None and not self.plain:
+            text = self.text
+            self.plain = not text.isascii() and any(odd in text for odd in _FOLDS_ODDLY)
+            if not self.plain:
+                flat = self.flat = _flattened(text)
+        return flat
 
-    def directions_saying(self, start: int, stop: int, words: frozenset[str]) -> list[Direction] | None:
-        """:meth:`directions`, or None when no direction word there can be negated or begin with one of ``words``.
+    def directions_saying(self, start: int, stop: int, kinds: frozenset[tuple[str, int, bool]]) -> list[Direction] | None:
+        """:meth:`directions`, or None when no direction word there can say one of ``kinds`` (see :meth:`may_say`)."""
+        return self.directions(start, stop) if self.may_say(start, stop, kinds) else None
 
-        The candidates are found by one C-level scan, and negations by
-        another: a sentence whose cards no word of it can contradict is left
-        there, without a pattern run, and any other is read from the same
-        candidates.
+    def may_say(self, start: int, stop: int, kinds: frozenset[tuple[str, int, bool]], sentence_start: int | None = None) -> bool:
+        """False when no direction word starting in ``text[start:stop]`` says one of ``kinds`` (axis, sign, negated).
+
+        Decided by C-level work on the flattened bytes, without a pattern run
+        or a match object per word: the words there (every candidate is one,
+        see :func:`_flattened`) include none that begins a word saying one of
+        the unnegated kinds, and none that begins one of the negated kinds or
+        no negation key stands where it could negate one (from ``start``, or
+        within reach of it but not before ``sentence_start``). A word is
+        whole there when it ends by ``stop + 1``.
         """
-        lowered = self._lowered()
-        if lowered is None:
-            return self.directions(start, stop)
-        candidates = list(_CANDIDATE.finditer(lowered, start, stop + 1))
-        if _NEGATION_KEY.search(lowered, start, stop) is None and words.isdisjoint([c.group() for c in candidates]):
-            return None
-        return self._read(lowered, start, stop, candidates)
+        flat = self._flat()
+        if flat is None:
+            return True
+        unnegated, negated = _first_bytes_saying(kinds)
+        tokens = flat[start : stop + 1].split()
+        if not unnegated.isdisjoint(tokens):
+            return True
+        if negated.isdisjoint(tokens):
+            return False
+        # A negation window reaches _LOOKBACK characters back: a search from there is linear in the stretch.
+        reach = start if sentence_start is None else max(sentence_start, start - _LOOKBACK)
+        return _FLAT_NEGATION_KEY.search(flat, reach, stop) is not None
+
+    def blank_from(self, at: int) -> int | None:
+        """The first offset from ``at`` where the flattened text is blank (no word runs across it), if any."""
+        flat = self._flat()
+        found = -1 if flat is None else flat.find(b" ", at)
+        return None if found < 0 else found
 
     def directions(self, start: int, stop: int) -> list[Direction]:
         """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
-        lowered = self._lowered()
-        if lowered is None:
+        if self._flat() is None:
             return directions(self.text, start, stop)
-        # One character past the range: the word boundary at its end is the text's, and
-        # a word that runs past the end, cut there, still ends past it (and is skipped).
-        return self._read(lowered, start, stop, _CANDIDATE.finditer(lowered, start, stop + 1))
+        # The character before the range (the word boundary at its start is the text's), and
+        # one past it: a word that runs past the end, cut there, still ends past it (and is
+        # skipped). Lowered apart, a stretch of text that does not fold oddly keeps its offsets.
+        base = max(start - 1, 0)
+        lowered = self.text[base : stop + 1].lower()
+        return self._read(lowered, base, start, stop)
 
-    def _read(self, lowered: str, start: int, stop: int, candidates: Iterable[re.Match[str]]) -> list[Direction]:
+    def _read(self, lowered: str, base: int, start: int, stop: int) -> list[Direction]:
+        """The directions of ``text[start:stop]``; ``lowered`` is ``text[base:]`` lowercased, at least to ``stop + 1``."""
         text = self.text
         found: list[Direction] = []
         last = start
-        for candidate in candidates:
-            at = candidate.start()
+        for candidate in _CANDIDATE.finditer(lowered, start - base, stop + 1 - base):
+            at = candidate.start() + base
             if at >= stop:
                 break
-            end = candidate.end()
+            end = candidate.end() + base
             if end > stop:
                 continue
             word = candidate.group()
@@ -310,16 +344,16 @@ class DirectionReader:
                     and (end == stop or (text[end] not in _ASCII_JOINERS and text[end].isascii()))
                 ):
                     last = end
-                    found.append(Direction(at, end, text[at:end], *meaning, _negated_in(lowered, text, start, at)))
+                    found.append(Direction(at, end, text[at:end], *meaning, _negated_in(lowered, text, start, at, base)))
                 else:
                     match = DIRECTION_WORD.match(text, at, stop)
                     if match is not None:
                         last = match.end()
-                        found.append(_direction(text, start, at, match, _negated_in(lowered, text, start, at)))
+                        found.append(_direction(text, start, at, match, _negated_in(lowered, text, start, at, base)))
             if word in _OUTCOME_FIRST:
                 outcome = _OUTCOME_WORD.match(text, at, stop)
                 if outcome is not None:
-                    found.append(_direction(text, start, at, outcome, _negated_in(lowered, text, start, at)))
+                    found.append(_direction(text, start, at, outcome, _negated_in(lowered, text, start, at, base)))
         return found
 
 
@@ -343,19 +377,21 @@ def _matches(
                 yield at, outcome
 
 
-def first_words_saying(kinds: frozenset[tuple[str, int, bool]]) -> frozenset[str]:
-    """The candidate words that may begin a direction word saying one of ``kinds`` (axis, sign, negated) unnegated.
+def first_words_saying(kinds: frozenset[tuple[str, int, bool]], negated: bool = False) -> frozenset[str]:
+    """The candidate words that may begin a direction word saying one of ``kinds`` (axis, sign, negated).
 
-    A lexicon word says its own meaning; a first word of a contextual
-    alternative may say any of theirs, and an outcome word either outcome.
+    Those of the kinds that are unnegated, or (``negated``) negated. A
+    lexicon word says its own meaning, the first word of a contextual
+    alternative the meaning of its alternatives, and an outcome word its
+    outcome (a first word may begin both: "gains").
     """
-    said = {(axis, sign) for axis, sign, negated in kinds if not negated}
-    words = {word for word, meaning in LEXICON.items() if meaning in said}
-    if not said.isdisjoint(_CONTEXT_MEANING.values()):
-        words |= _CONTEXT_FIRST
-    if (OUTCOME, UP) in said or (OUTCOME, DOWN) in said:
-        words |= _OUTCOME_FIRST
-    return frozenset(words)
+    said = {(axis, sign) for axis, sign, is_negated in kinds if is_negated == negated}
+    return frozenset(
+        word
+        for meanings in (LEXICON, _CONTEXT_FIRST_MEANING, _OUTCOME_FIRST_MEANING)
+        for word, meaning in meanings.items()
+        if meaning in said
+    )
 
 
 def directions(text: str, start: int = 0, end: int | None = None) -> list[Direction]:
@@ -378,9 +414,43 @@ def _negated(text: str, start: int, at: int) -> bool:
 _NEGATION_KEY = re.compile(r"n(?:ot|o|ever|either|or|'t|\u2019t)\s|without\s|fail(?:ed)?\s|stopped\s|ceased\s|halted\s")
 
 
-def _negated_in(lowered: str, text: str, start: int, at: int) -> bool:
-    """:func:`_negated`, given ``text.lower()`` offset for offset (see _FOLDS_ODDLY)."""
-    return _NEGATION_KEY.search(lowered, max(start, at - _LOOKBACK), at) is not None and _negated(text, start, at)
+# Flattening: a byte per character, the ASCII characters that make words kept
+# (capitals made small), every other one a blank ("?" first, for what ASCII lacks).
+_FLAT = bytes(ord(chr(b).lower()) if b < 128 and (chr(b).isalnum() or chr(b) == "_") else 32 for b in range(256))
+
+
+def _flattened(text: str) -> bytes:
+    """``text`` a byte per character, offset for offset: its ASCII word characters lowercased, all else blank.
+
+    A candidate word (ASCII letters between characters that are not word
+    characters) of text that does not fold oddly is a whole blank-separated
+    word of the flattened text at the same offsets, and a negation key
+    (lowercase, see _NEGATION_KEY) is one of _FLAT_NEGATION_KEY there.
+    """
+    return text.encode("ascii", "replace").translate(_FLAT)
+
+
+# _NEGATION_KEY as it reads flattened: apostrophes and every blank are one blank.
+_FLAT_NEGATION_KEY = re.compile(rb"n(?:ot|o|ever|either|or| t) |without |fail(?:ed)? |stopped |ceased |halted ")
+_SAYING: dict[frozenset[tuple[str, int, bool]], tuple[frozenset[bytes], frozenset[bytes]]] = {}
+
+
+def _first_bytes_saying(kinds: frozenset[tuple[str, int, bool]]) -> tuple[frozenset[bytes], frozenset[bytes]]:
+    """:func:`first_words_saying` ``kinds``, unnegated and negated, encoded; kept per set of kinds."""
+    found = _SAYING.get(kinds)
+    if found is None:
+        if len(_SAYING) >= 4096:  # every set of the twelve kinds; a bound for callers that make up others
+            _SAYING.clear()
+        unnegated = frozenset(word.encode() for word in first_words_saying(kinds))
+        negated = frozenset(word.encode() for word in first_words_saying(kinds, negated=True))
+        found = _SAYING[kinds] = (unnegated, negated)
+    return found
+
+
+def _negated_in(lowered: str, text: str, start: int, at: int, base: int = 0) -> bool:
+    """:func:`_negated`, given ``text[base:].lower()`` offset for offset (see _FOLDS_ODDLY), ``base`` <= ``start``."""
+    window = _NEGATION_KEY.search(lowered, max(start, at - _LOOKBACK) - base, at - base)
+    return window is not None and _negated(text, start, at)
 
 
 def _direction(text: str, start: int, at: int, match: regex.Match[str], negated: bool | None = None) -> Direction:

@@ -40,7 +40,6 @@ from .directions import (
     agrees,
     contradicts,
     directions,
-    first_words_saying,
     implied_directions,
 )
 from .values import (
@@ -158,8 +157,6 @@ class SliceFacts:
     card_sources: dict[str, Sources] = field(default_factory=dict)  # the same, for one card and no tag
     # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
     contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
-    # The first words of those (unnegated), by cards: a sentence without any, and without a negation, is not read.
-    contradicted_first_words: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
 
     def contradicted_by(self, cards: tuple[str, ...]) -> frozenset[tuple[str, int, bool]]:
         """What a word must say (axis, sign, negated) for one of ``cards`` to contradict it (see :func:`contradicts`)."""
@@ -175,13 +172,6 @@ class SliceFacts:
             )
             self.contradicted[cards] = kinds
         return kinds
-
-    def contradicted_words(self, cards: tuple[str, ...]) -> frozenset[str]:
-        """The candidate words that may begin an unnegated word that one of ``cards`` contradicts."""
-        words = self.contradicted_first_words.get(cards)
-        if words is None:
-            words = self.contradicted_first_words[cards] = first_words_saying(self.contradicted_by(cards))
-        return words
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -580,39 +570,67 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     if not reading.citing:
         return
     facts = facts_for(evidence)
-    text = section.text
-    masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
-    mask_starts = [start for start, _end in masks]
-    words = DirectionReader(text)
+    masks: list[tuple[int, int]] | None = None  # the markers' spans, sorted once a sentence holds a suspect
+    mask_starts: list[int] = []
+    words = DirectionReader(section.text)
     for where in reading.citing:
         cards = where.cards
         # A word can only contradict a card direction: cards that state none leave nothing to read.
-        if not cards or not facts.contradicted_by(cards):
+        contradicted = facts.contradicted_by(cards) if cards else None
+        if not contradicted:
             continue
         # What the sentence's cards contradict holds what any of its groups does: a sentence
-        # with no word that may say it, and no negation, has no suspect.
-        read = words.directions_saying(where.start, where.end, facts.contradicted_words(cards))
-        if read is None:
+        # with no word that may say it has no suspect.
+        if not words.may_say(where.start, where.end, contradicted):
             continue
-        found = [d for d in read if not _masked(masks, mask_starts, d.start, d.end)]
-        if not found:
+        if len(where.groups) > 1 and not _some_group_may_say(words, facts, where):
             continue
+        read = words.directions(where.start, where.end)
         # Only a word some owning card contradicts can be a miss (see judge()); the
-        # sentence is indexed only when there is one.
+        # sentence is indexed only when there is one outside the markers.
         groups = where.groups
         if len(groups) <= 1:
             # One citation group (or none): every word rests on the same cards.
             kinds = facts.contradicted_by(groups[0] if groups else cards)
-            suspects = [d for d in found if (d.axis, d.sign, d.negated) in kinds]
+            suspects = [d for d in read if (d.axis, d.sign, d.negated) in kinds]
         else:
-            suspects = [d for d in found if _contradicted(facts, where.owners(d.start), d)]
+            suspects = [d for d in read if _contradicted(facts, where.owners(d.start), d)]
         if not suspects:
             continue
+        if masks is None:
+            masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
+            mask_starts = [start for start, _end in masks]
+        suspects = [d for d in suspects if not _masked(masks, mask_starts, d.start, d.end)]
+        if not suspects:
+            continue
+        found = [d for d in read if not _masked(masks, mask_starts, d.start, d.end)]
         reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
         for direction in suspects:
             miss = reader.judge(direction)
             if miss is not None:
                 yield miss
+
+
+def _some_group_may_say(words: DirectionReader, facts: SliceFacts, where: CitingSentence) -> bool:
+    """Whether a word may say what the citation group it rests on contradicts (see :meth:`CitingSentence.owners`).
+
+    A group owns the words that start after the previous group's marker
+    and up to its own (the last group, to the sentence end), so each stretch
+    is tried with its own group's kinds. A stretch ends at the first blank
+    from its marker's start (the marker's word included): no word runs across
+    it, and none starts inside the marker's word. Where the stretches would
+    overlap, the sentence is read.
+    """
+    groups, starts = where.groups, where.group_starts
+    lo = where.start
+    for i, group in enumerate(groups[:-1]):
+        end = words.blank_from(starts[i])
+        if end is None or starts[i] < lo:
+            return True
+        if words.may_say(lo, end, facts.contradicted_by(group), sentence_start=where.start):
+            return True
+        lo = end + 1
+    return words.may_say(lo, where.end, facts.contradicted_by(groups[-1]), sentence_start=where.start)
 
 
 def _contradicted(facts: SliceFacts, owners: tuple[str, ...], direction: Direction) -> bool:
@@ -684,7 +702,7 @@ class _SentenceReader:
         self.tags = where.tag_spans
         self.tag_starts = [at for at, _tag in where.tag_spans]
         self._words: dict[tuple[int, int], frozenset[str]] = {}
-        self.kinds = Counter((d.axis, d.sign, d.negated) for d in found)
+        self._kinds: Counter[tuple[str, int, bool]] | None = None  # counted when a weak tie is tried
 
     def clause(self, at: int) -> tuple[int, int]:
         where = self.where
@@ -731,56 +749,68 @@ class _SentenceReader:
         return self.values_between(lo, hi, True)
 
     def judge(self, direction: Direction) -> PolarityMiss | None:
-        facts, where, text = self.facts, self.where, self.text
+        facts, where = self.facts, self.where
         owners = where.owners(direction.start)
         if not _contradicted(facts, owners, direction):
             return None
         lo, hi = self.clause(direction.start)
-        words = self.words(lo, hi)
-        values = self.scope_values(direction, lo, hi)
-        near = neighbours(text, direction, lo, hi)
+        on_axis = [
+            (card_id, card_direction)
+            for card_id in owners
+            for card_direction in facts.cards[card_id].directions
+            if card_direction.direction.axis == direction.axis
+        ]
+        # "gains" and "losses" name many things in one sentence, and "smaller than autos"
+        # compares with something else than last year: only the same figure ties them.
+        by_value_only = direction.axis == OUTCOME or direction.comparison
+        if not by_value_only:
+            # The same collocation ("revenue growth forecast") ties more surely than anything
+            # else: when it ties, values and words are not read (a gap between levels is tied
+            # only by its own figure).
+            near = neighbours(self.text, direction, lo, hi)
+            by_neighbour = [
+                (card_id, card_direction)
+                for card_id, card_direction in on_axis
+                if card_direction.lexical
+                and not card_direction.direction.comparison
+                and _same_collocation(near, card_direction.neighbours)
+            ]
+            if by_neighbour:
+                return _verdict(direction, by_neighbour, where)
         antecedent = self.antecedent(direction, lo, hi)
+        values = self.values_tied(direction, lo, hi, antecedent)
+        by_value = [
+            (card_id, card_direction)
+            for card_id, card_direction in on_axis
+            if values and card_direction.values and any(same(v, c) for v in values for c in card_direction.values)
+        ]
+        # A shared value ties more surely than words: when one ties, content words are not read.
+        if by_value or by_value_only:
+            return _verdict(direction, by_value, where)
+        words = self.words(lo, hi)
+        if antecedent is not None:
+            words = words | self.words(antecedent[0], antecedent[1])
+        by_words = [
+            (card_id, card_direction)
+            for card_id, card_direction in on_axis
+            # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
+            if not card_direction.direction.comparison and len(words & card_direction.words) >= 2
+        ]
+        return _verdict(direction, by_words or self.sole_direction(direction, words), where)
+
+    def values_tied(
+        self, direction: Direction, lo: int, hi: int, antecedent: tuple[int, int, Direction | None] | None
+    ) -> list[Value]:
+        """The values a direction word speaks of, its antecedent's included."""
+        values = self.scope_values(direction, lo, hi)
         if antecedent is not None:
             # "fell 22%, but most of that rise ...": the word speaks of its antecedent's quantity.
             a_lo, a_hi, earlier = antecedent
-            words = words | self.words(a_lo, a_hi)
             if earlier is not None:
                 values = values + self.scope_values(earlier, a_lo, a_hi)
             else:
                 values = values + self.values_between(a_lo, a_hi, True)
-        by_neighbour: list[tuple[str, CardDirection]] = []
-        by_value: list[tuple[str, CardDirection]] = []
-        by_words: list[tuple[str, CardDirection]] = []
-        for card_id in owners:
-            for card_direction in facts.cards[card_id].directions:
-                if card_direction.direction.axis != direction.axis:
-                    continue
-                if card_direction.direction.comparison:
-                    # A gap between levels is tied only by its own figure.
-                    if values and any(same(v, c) for v in values for c in card_direction.values):
-                        by_value.append((card_id, card_direction))
-                    continue
-                if card_direction.lexical and _same_collocation(near, card_direction.neighbours):
-                    # The same collocation ("revenue growth forecast"): surely the same quantity.
-                    by_neighbour.append((card_id, card_direction))
-                if values and card_direction.values and any(same(v, c) for v in values for c in card_direction.values):
-                    by_value.append((card_id, card_direction))
-                elif len(words & card_direction.words) >= 2:
-                    # One shared word ("EBITDA", "demand") is too weak a tie: ask for two.
-                    by_words.append((card_id, card_direction))
-        # A collocation ties more surely than a shared value, and a value more than words.
-        if direction.axis == OUTCOME or direction.comparison:
-            # "gains" and "losses" name many things in one sentence, and "smaller than autos"
-            # compares with something else than last year: only the same figure ties them.
-            anchored = by_value
-        else:
-            anchored = by_neighbour or by_value or by_words or self.sole_direction(direction, words)
-        if any(agrees(direction, d.direction) for _card, d in anchored):
-            return None
-        for card_id, card_direction in anchored:
-            if contradicts(direction, card_direction.direction):
-                return PolarityMiss(direction, card_id, card_direction, where)
-        return None
+        return values
 
     def antecedent(self, direction: Direction, lo: int, hi: int) -> tuple[int, int, Direction | None] | None:
         """The earlier clause this one refers back to (and its direction word), if it does.
@@ -841,10 +871,22 @@ class _SentenceReader:
         first = on_axis[0].direction
         if any(d.direction.sign != first.sign or d.direction.negated != first.negated for d in on_axis):
             return []
-        agreeing = self.kinds[(first.axis, first.sign, first.negated)] - (1 if agrees(direction, first) else 0)
+        if self._kinds is None:
+            self._kinds = Counter((d.axis, d.sign, d.negated) for d in self.found)
+        agreeing = self._kinds[(first.axis, first.sign, first.negated)] - (1 if agrees(direction, first) else 0)
         if agreeing > 0:
             return []
         return [(owners[0], on_axis[0])]
+
+
+def _verdict(direction: Direction, anchored: list[tuple[str, CardDirection]], where: CitingSentence) -> PolarityMiss | None:
+    """A miss: an anchored card direction says the opposite, and none says the same."""
+    if any(agrees(direction, d.direction) for _card, d in anchored):
+        return None
+    for card_id, card_direction in anchored:
+        if contradicts(direction, card_direction.direction):
+            return PolarityMiss(direction, card_id, card_direction, where)
+    return None
 
 
 def _same_collocation(ours: tuple[str, str], theirs: tuple[str, str]) -> bool:
