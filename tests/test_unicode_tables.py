@@ -33,3 +33,16 @@ def test_closing_class_is_pe_pf_pi() -> None:
         char = chr(code)
         if unicodedata.category(char) != "Cn":
             assert bool(spelled.match(char)) == bool(prop.match(char)), hex(code)
+
+
+def test_cleaning_guard_finds_every_ignorable_and_foldable_character() -> None:
+    """needs_cleaning's BMP class and astral test together find each character the two classes hold."""
+    from qcgrade.reading.projection import needs_cleaning
+
+    prop = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    for code in range(0x80, 0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        char = chr(code)
+        expected = prop.match(char) is not None or _FOLDABLE.match(char) is not None
+        assert needs_cleaning("plain " + char + " text") == expected, hex(code)

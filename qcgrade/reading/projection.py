@@ -13,18 +13,16 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-import regex
-
 # Zero-width and other default-ignorable code points render as nothing, so a
 # digit run or marker split by them still reads as one to a person. The class
 # is Unicode's Default_Ignorable_Code_Point, spelled out so the stdlib engine
 # (much faster on this than a property lookup) can scan for it; a test checks
 # it against the property.
-IGNORABLE_CLASS = (
+_BMP_IGNORABLE = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
 )
+IGNORABLE_CLASS = _BMP_IGNORABLE + "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
 _IGNORABLE = re.compile(f"[{IGNORABLE_CLASS}]+")
 
 # Full-width ASCII variants (U+FF01..FF5E) look like their ASCII twins; fold
@@ -168,9 +166,9 @@ class IgnorableStrippingBuilder(ProjectionBuilder):
             super().add(visible[pos:], src_start + pos, src_end)
 
 
-# Zero-width code points: the regex engine's property lookup beats a stdlib
-# class with astral ranges, and two narrow scans beat one mixed class.
-_DEFAULT_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+# Both kinds of character, BMP only, in one stdlib scan: a class without
+# astral ranges is scanned fast (tests/test_unicode_tables.py checks the classes).
+_CLEANED_IN_BMP = re.compile(f"[{_BMP_IGNORABLE}{_FOLDABLE_CLASS}]")
 
 
 def needs_cleaning(text: str) -> bool:
@@ -183,7 +181,11 @@ def needs_cleaning(text: str) -> bool:
         return True
     if text.isascii():
         return False
-    return _DEFAULT_IGNORABLE.search(text) is not None or _FOLDABLE.search(text) is not None
+    if _CLEANED_IN_BMP.search(text) is not None:
+        return True
+    # The astral default-ignorables (tag characters, musical formatting) only in
+    # text holding a character outside the BMP: it takes two UTF-16 units.
+    return len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text) and _IGNORABLE.search(text) is not None
 
 
 def builder_for(cleaning: bool) -> ProjectionBuilder:
