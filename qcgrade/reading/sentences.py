@@ -123,10 +123,10 @@ SENTENCE_END = regex.compile(
     rf"(?=[{_TERM}\u2026\u2029])(?:"
     # A period after what may be an abbreviation (a known word, an initial, a
     # dotted initialism): decided by abbreviation_ends().
-    r"(?P<abbr>(?<!\p{L}{8})(?<=(?<![\p{L}\p{M}\p{N}.])(?P<word>(?:\p{L}\.){0,7}\p{L}{1,7}))"
+    r"(?:(?<!\p{L}{8})(?<=(?<![\p{L}\p{M}\p{N}.])(?P<word>(?:\p{L}\.){0,7}\p{L}{1,7}))"
     rf"\.(?![.\u2026]){_CLOSERS}(?>{_SPACE_TAIL}))"
     # An ellipsis: no end when a lower-case word follows (an omission).
-    rf"|(?P<ellipsis>(?=\.\.|\u2026)(?<![.\u2026])(?:\.{{2,}}|\u2026)[.\u2026]*{_CLOSERS}(?>{_SPACE_TAIL})(?!\p{{Ll}}))"
+    rf"|(?:(?=\.\.|\u2026)(?<![.\u2026])(?:\.{{2,}}|\u2026)[.\u2026]*{_CLOSERS}(?>{_SPACE_TAIL})(?!\p{{Ll}}))"
     # Any other terminator before whitespace (or the end), with its tail.
     rf"|(?<![.\u2026])(?!\.\.)[{_TERM}][{_TERM}\u2026]*{_CLOSERS}{_SPACE_TAIL}"
     # No whitespace: after a non-letter before a capital or a caseless letter,
