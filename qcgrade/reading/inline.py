@@ -120,14 +120,21 @@ def read_inline(
 _STAR_RUN = re.compile(r"\*+")
 
 
+def _flanks(char: str) -> tuple[bool, bool]:
+    """Whether ``char`` is punctuation, and whether it is white space, as markdown-it-py's flanking rules read it."""
+    return isMdAsciiPunct(ord(char)) or isPunctChar(char), isWhiteSpace(ord(char))
+
+
+# The answer for every ASCII character, looked up once: most text around a "*" is ASCII.
+_ASCII_FLANKS = {chr(code): _flanks(chr(code)) for code in range(128)}
+
+
 def _delimiter_kind(src: str, start: int, end: int) -> int:
     """CommonMark flanking of the ``*`` run ``src[start:end]``: 1 opens, 2 closes, 3 both, 0 neither."""
     last = src[start - 1] if start > 0 else " "
     nxt = src[end] if end < len(src) else " "
-    last_punct = isMdAsciiPunct(ord(last)) or isPunctChar(last)
-    next_punct = isMdAsciiPunct(ord(nxt)) or isPunctChar(nxt)
-    last_space = isWhiteSpace(ord(last))
-    next_space = isWhiteSpace(ord(nxt))
+    last_punct, last_space = _ASCII_FLANKS.get(last) or _flanks(last)
+    next_punct, next_space = _ASCII_FLANKS.get(nxt) or _flanks(nxt)
     left = not (next_space or (next_punct and not (last_space or last_punct)))
     right = not (last_space or (last_punct and not (next_space or next_punct)))
     return (1 if left else 0) | (2 if right else 0)
