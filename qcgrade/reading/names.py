@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import regex
 
-from .numerals import CURRENCY_NAMES
+from .numerals import CURRENCY_NAMES, MAGNITUDE_OR_PERCENT_AFTER
 
 _NOT_QUANTITY_AFTER = r"(?![\p{L}\p{N}_%\u2030\u2031\p{Sc}]|[.,'][\p{N}])"
 
@@ -59,7 +59,9 @@ _WORD_THEN_SPACE = regex.compile(r"(?<![\p{L}\p{M}])(\p{Lu}\p{Ll}+)[^\S\u2029]$"
 # Cheap tests first (each numeral of a section is asked): what the patterns need.
 _PERIOD_NUMERALS = frozenset(("1Q", "2Q", "3Q", "4Q", "1H", "2H"))  # what _PERIOD_NUMERAL matches whole
 _CATEGORY_ENDINGS = tuple(sorted(CATEGORY_WORDS))  # a category word must end just before the blank
-_CATEGORY_DIGITS = regex.compile(r"\p{N}{1,2}[a-d]?" + _NOT_QUANTITY_AFTER)  # "Phase 2b"
+# "Phase 2b"; a percent word or magnitude after the digits makes an amount ("Gen 2 million"),
+# as numerals._QUANTITY_AFTER reads it for the category words NUMERAL knows.
+_CATEGORY_DIGITS = regex.compile(rf"\p{{N}}{{1,2}}[a-d]?{_NOT_QUANTITY_AFTER}(?!{MAGNITUDE_OR_PERCENT_AFTER})")
 _FILING_FORM = regex.compile(r"\p{N}{1,2}-\p{Lu}(?![\p{L}\p{M}\p{N}_])")
 _BEFORE_FILING = regex.compile(r"[\p{L}\p{M}\p{N}_\-.,]")
 
