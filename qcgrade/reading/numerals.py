@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 import regex
 
@@ -73,7 +74,10 @@ _UNIT = rf"{_ID_LETTER}*"
 # Currency codes a number may be glued to without a magnitude ("USD1.2bn").
 _CURRENCY_CODES = "USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD|KRW|BRL|MXN|ZAR|SEK|NOK|DKK|RUB|TRY|NZD"
 # Magnitudes that make digits glued after a short prefix an amount ("R42bn").
-_LONG_MAGNITUDE = r"(?:bn|mn|tn|mln|bln|crores?|lakhs?|million|billion|trillion|thousand)(?![\p{L}\p{N}])"
+# Magnitude words, the short ones that may be glued to digits first.
+_GLUED_MAGNITUDES = "bn|mn|tn|mln|bln"
+_MAGNITUDES = _GLUED_MAGNITUDES + "|thousand|million|billion|trillion"
+_LONG_MAGNITUDE = rf"(?:{_MAGNITUDES}|crores?|lakhs?)(?![\p{{L}}\p{{N}}])"
 _SHORT_MAGNITUDE = r"[kmbKM](?![\p{L}\p{N}])"
 # Capitalised hyphen prefixes that are words, not names ("Mid-2025", "Top-3").
 _PREFIX_WORDS = "Mid|Pre|Post|Sub|Top|Over|Under|Non|Up|Down|Low|High|Circa|Near|Ultra|Super|Pro|Anti|Ex"
@@ -93,8 +97,8 @@ _CATEGORY_WORDS = (
 #: A percent sign or word, or a magnitude, after a number (perhaps glued: "12bn";
 #: a glued "b" is a version, "Phase 2b"): it makes the number a quantity.
 MAGNITUDE_OR_PERCENT_AFTER = (
-    r"(?:[ \u00a0]*(?:[%\u2030\u2031\u066a\ufe6a\u0609\u060a]|(?i:per\s?cent(?:age)?|pct|thousand|million|billion|trillion"
-    r"|bn|mn|tn|mln|bln|crores?|lakhs?)(?![\p{L}\p{N}]))|(?:[kKmM]|(?i:bn|mn|tn))(?![\p{L}\p{N}]))"
+    rf"(?:[ \u00a0]*(?:[%\u2030\u2031\u066a\ufe6a\u0609\u060a]|(?i:per\s?cent(?:age)?|pct|{_MAGNITUDES}|crores?|lakhs?)"
+    r"(?![\p{L}\p{N}]))|(?:[kKmM]|(?i:bn|mn|tn))(?![\p{L}\p{N}]))"
 )
 _QUANTITY_AFTER = rf"[\p{{N}}\p{{M}}]|[.,]\p{{N}}|{MAGNITUDE_OR_PERCENT_AFTER}"
 # Quarter and half shapes in the digit-first order ("3Q24", "1H", "4QFY25").
@@ -151,8 +155,8 @@ _LOOK_RUN = rf"(?:{_LOOKALIKE}|\p{{N}})"
 # Magnitudes that make a look-alike run an amount: glued after a currency sign's
 # run ("$lObn"), or after a decimal shape ("lO.l bn"). A single letter is left
 # out: "$ZOOM" is a ticker.
-_GLUED_MAGNITUDE = r"(?i:bn|mn|tn|mln|bln)(?![\p{L}\p{N}])"
-_MAGNITUDE_WORD = r"(?i:bn|mn|tn|mln|bln|thousand|million|billion|trillion)(?![\p{L}\p{N}])"
+_GLUED_MAGNITUDE = rf"(?i:{_GLUED_MAGNITUDES})(?![\p{{L}}\p{{N}}])"
+_MAGNITUDE_WORD = rf"(?i:{_MAGNITUDES})(?![\p{{L}}\p{{N}}])"
 _LOOKALIKE_NUMERAL = (
     rf"(?<![\p{{L}}\p{{M}}\p{{N}}_])"
     rf"(?:"
@@ -248,7 +252,10 @@ _MAY_PASS_BACKWARDS = re.compile(rf"(?:[%\u2030\u2031\u066a\ufe6a\u0609\u060a][ 
 # text holds none of the other percent signs.
 _PERCENT_PAST_ASCII = "\u2030\u2031\u066a\ufe6a\u0609\u060a"
 _MAY_PASS_AFTER_PERCENT = re.compile(rf"%[ \u00a0]?[0-9.,]{{0,40}}{_RUN_CHAR}")
-_MAY_PASS_AFTER_COMMA = re.compile(rf",[0-9.,]{{0,40}}{_RUN_CHAR}")
+# A separator with plain digits and then a look-alike or non-ASCII character
+# after it (in the reversed text: before it).
+_AFTER_STOP = re.compile(rf"\.[0-9.,]{{0,40}}{_RUN_CHAR}")
+_AFTER_COMMA = re.compile(rf",[0-9.,]{{0,40}}{_RUN_CHAR}")
 _MAY_PASS_FORWARDS = re.compile(rf"[{re.escape(_BMP_CURRENCY_SIGNS)}][ \u00a0]?[0-9]{{0,40}}{_RUN_CHAR}")
 _MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9]{{0,40}}[{_ASCII_LOOKALIKES}]")  # "$" is the one ASCII currency sign
 _MAY_PASS_AFTER_DOLLAR = re.compile(rf"\$[ \u00a0]?[0-9]{{0,40}}{_RUN_CHAR}")
@@ -271,16 +278,32 @@ def _may_pass_backwards(text: str) -> bool:
         return _MAY_PASS_BACKWARDS.search(backwards) is not None  # rare signs: the one class scan
     if "%" in text and _MAY_PASS_AFTER_PERCENT.search(backwards) is not None:
         return True
+    return _separator_found(_AFTER_COMMA, text, backwards, _digit_or_lookalike)
+
+
+def _separator_found(pattern: re.Pattern[str], text: str, scanned: str, beside: Callable[[str], bool]) -> bool:
+    """Whether ``pattern`` (which opens with a separator) matches in ``scanned`` where the character
+    on the separator's other side in ``text`` passes ``beside``.
+
+    ``scanned`` is ``text`` or ``text`` reversed; a rejected match is tried
+    again from the character after its separator, since a separator inside
+    its run may still pass.
+    """
     size = len(text)
+    reversed_ = scanned is not text
     at = 0
     while True:
-        found = _MAY_PASS_AFTER_COMMA.search(backwards, at)
+        found = pattern.search(scanned, at)
         if found is None:
             return False
-        after = size - found.start()  # the character after the comma, in ``text``
-        if after < size and (text[after] in _LOOKALIKE_CHARS or text[after].isdigit()):
+        other = size - found.start() if reversed_ else found.start() - 1
+        if 0 <= other < size and beside(text[other]):
             return True
-        at = found.start() + 1  # a comma inside this run may still be one
+        at = found.start() + 1
+
+
+def _digit_or_lookalike(char: str) -> bool:
+    return char in _LOOKALIKE_CHARS or char.isdigit()
 
 
 def may_show_lookalikes(text: str) -> bool:
@@ -390,15 +413,7 @@ def percent_word_at(text: str, start: int, end: int, pattern: re.Pattern[str] | 
 
 # A magnitude word after a run (perhaps after a space): a superset of where the
 # look-alike alternative for a decimal shape before a magnitude can match.
-_MAGNITUDE_AFTER_RUN = re.compile(
-    r"[0-9.,IlOoSZB\u0080-\U0010ffff][ \u00a0]?(?i:bn|mn|tn|mln|bln|thousand|million|billion|trillion)"
-)
-
-
-# A separator with plain digits and then a look-alike or non-ASCII character on
-# one side (in the text, or in the reversed text for the side before it).
-_AFTER_STOP = re.compile(rf"\.[0-9.,]{{0,40}}{_RUN_CHAR}")
-_AFTER_COMMA = re.compile(rf",[0-9.,]{{0,40}}{_RUN_CHAR}")
+_MAGNITUDE_AFTER_RUN = re.compile(rf"[0-9.,IlOoSZB\u0080-\U0010ffff][ \u00a0]?(?i:{_MAGNITUDES})")
 
 
 def _separator_beside_lookalike(text: str) -> bool:
@@ -409,20 +424,11 @@ def _separator_beside_lookalike(text: str) -> bool:
     with one character, and a test at each of the few places they find.
     """
     backwards = text[::-1]
-    size = len(text)
-    for pattern in (_AFTER_STOP, _AFTER_COMMA):
-        for scanned, reversed_ in ((backwards, True), (text, False)):
-            at = 0
-            while True:
-                found = pattern.search(scanned, at)
-                if found is None:
-                    break
-                # The character on the separator's other side, in ``text``.
-                other = size - found.start() if reversed_ else found.start() - 1
-                if 0 <= other < size and _in_run(text[other]):
-                    return True
-                at = found.start() + 1
-    return False
+    return any(
+        _separator_found(pattern, text, scanned, _in_run)
+        for pattern in (_AFTER_STOP, _AFTER_COMMA)
+        for scanned in (backwards, text)
+    )
 
 
 def _in_run(char: str) -> bool:
@@ -608,7 +614,7 @@ _LOCATOR_NUMBER = regex.compile(
     r"(?<![\p{L}\p{N}])(?i:p|pp|page|pages|slide|slides|exhibit|exhibits|exh|ex|table|tables|fig|figs|figure|figures"
     r"|note|notes|appendix|annex|schedule|section|sec|para|paras|line|lines|ch|chapter|item)\.?[ \u00a0]{0,3}"
     r"(\p{Nd}{1,4}(?:[.\-\u2013]\p{Nd}{1,4}){0,3}[a-z]?)(?![\p{N}%\u2030\p{Sc}.,]?\p{N}|[%\u2030\p{Sc}]|\p{L})"
-    r"(?![ \u00a0]*(?i:bn|mn|tn|mln|bln|thousand|million|billion|trillion|k|m|percent|per cent|pct)(?!\p{L}))"
+    rf"(?![ \u00a0]*(?i:{_MAGNITUDES}|k|m|percent|per cent|pct)(?!\p{{L}}))"
 )
 
 
