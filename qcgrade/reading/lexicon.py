@@ -194,9 +194,12 @@ def find_markers(text: str, quotations: list[tuple[int, int]] | None = None) -> 
 
 
 def _xref_matches(text: str) -> list[regex.Match[str]]:
-    """``list(XREF.finditer(text))``, the pattern tried only at each sign (a string search finds them)."""
+    """``list(XREF.finditer(text))``, the pattern tried only at each sign (a string search finds them).
+
+    A match never holds a second sign (an id is word characters, and no sign
+    is one), so the matches at the signs are finditer's, none overlapping.
+    """
     found = []
-    done = 0  # like finditer, a match never starts inside the previous one
     for sign in ("§", "\u2e39"):
         at = text.find(sign)
         while at >= 0:
@@ -205,12 +208,7 @@ def _xref_matches(text: str) -> list[regex.Match[str]]:
                 found.append(match)
             at = text.find(sign, at + 1)
     found.sort(key=_match_start)
-    kept = []
-    for match in found:
-        if match.start() >= done:
-            kept.append(match)
-            done = match.end()
-    return kept
+    return found
 
 
 def _match_start(match: regex.Match[str]) -> int:
