@@ -40,6 +40,17 @@ def active_checks(options: Options) -> tuple[Check, ...]:
     return tuple(chosen)
 
 
+@lru_cache(maxsize=64)
+def _switched(options: Options, tier2: bool | None, grounding: bool | None) -> Options:
+    """``options`` with ``tier2`` and ``grounding`` overridden where given.
+
+    A reward loop passes the same switches call after call: building and
+    validating a fresh ``Options`` for each section costs more than a lookup.
+    """
+    changes = {name: value for name, value in (("tier2", tier2), ("grounding", grounding)) if value is not None}
+    return options.with_(**changes)
+
+
 def grade(
     text: str,
     slice: SliceLike,
@@ -60,10 +71,8 @@ def grade(
         raise TypeError(f"section text must be str, got {type(text).__name__}")
     evidence = load_slice(slice)
     opts = Options.coerce(options)
-    if tier2 is not None and tier2 != opts.tier2:
-        opts = opts.with_(tier2=tier2)
-    if grounding is not None and grounding != opts.grounding:
-        opts = opts.with_(grounding=grounding)
+    if (tier2 is not None and tier2 != opts.tier2) or (grounding is not None and grounding != opts.grounding):
+        opts = _switched(opts, tier2, grounding)
     checks = active_checks(opts)
     if not checks:
         # Grading with no check would pass everything: never a silent pass.

@@ -81,7 +81,7 @@ class Options:
     def coerce(cls, value: Options | Mapping[str, Any] | None) -> Options:
         """An ``Options`` from an ``Options``, a mapping of its fields, or None."""
         if value is None:
-            return cls()
+            return _DEFAULT if cls is Options else cls()
         if isinstance(value, Options):
             return value
         if isinstance(value, Mapping):
@@ -105,3 +105,8 @@ def _names_in_order(value: str | Iterable[str], what: str) -> list[str]:
 
 def _names(value: str | Iterable[str], what: str) -> frozenset[str]:
     return frozenset(_names_in_order(value, what))
+
+
+# Options are immutable: the defaults are one value, not one per call (a reward loop asks
+# for them once per section).
+_DEFAULT = Options()
