@@ -18,7 +18,16 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from qcgrade.reading.names import is_name, names_by_pattern
-from qcgrade.reading.numerals import NOT_TRIGGERS, NUMERAL, NUMERAL_TRIGGER, NumeralStarts, numeral_pattern, percent_word_at
+from qcgrade.reading.numerals import (
+    DIGIT_SHAPES,
+    NOT_TRIGGERS,
+    NUMERAL,
+    NUMERAL_TRIGGER,
+    NumeralStarts,
+    digit_shapes,
+    numeral_pattern,
+    percent_word_at,
+)
 from qcgrade.reading.section import _blank, parse_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -226,3 +235,69 @@ def test_a_numeral_with_a_sign_or_separator_is_never_a_name() -> None:
                 answers.append(is_name(text, start, end))
                 assert answers[-1] == names_by_pattern(text, start, end), text
     assert len(answers) > 1000 and any(answers) and not all(answers)  # names and quantities both met
+
+
+# Around where a numeral of the digit shapes starts: signs and currency signs
+# before digits of several scripts, glued prefixes and names, and prose.
+DIGIT_PIECES = [
+    "42",
+    "4",
+    "1,200",
+    "3.5",
+    "٤٢",
+    "\U0001d7d2",
+    "4\u20e3",
+    "-",
+    "+",
+    "\u2212",
+    "\u00b1",
+    "$",
+    "\u20ac",
+    "\U0001ec8f",
+    "%",
+    "bn",
+    "x",
+    "FY",
+    "USD",
+    "Wren-",
+    "Scope ",
+    "Q",
+    "_",
+    "'",
+    ".",
+    ",",
+    " ",
+    "\u00a0",
+    "\u2014",
+    "\u201c",
+    "\u00e9",
+    "revenue",
+]
+
+
+def _digit_texts() -> list[str]:
+    rng = random.Random(23)
+    built = [rng.choice(("", " ")).join(rng.choice(DIGIT_PIECES) for _ in range(rng.randint(1, 24))) for _ in range(4000)]
+    return built + [p.read_text(encoding="utf-8") for p in CORPUS]
+
+
+def _same_as_finditer(text: str, start: int, end: int) -> None:
+    expected = [m.span() for m in DIGIT_SHAPES.finditer(text, start, end)]
+    assert [m.span() for m in digit_shapes(text, start, end)] == expected, (text[start:end][:200], start, end)
+
+
+def test_digit_shapes_skips_only_where_no_numeral_starts() -> None:
+    """digit_shapes (the stdlib engine finds the next digit) matches what finditer matches, stretch by stretch."""
+    rng = random.Random(29)
+    for text in _digit_texts():
+        spans = [(0, len(text))] + [tuple(sorted(rng.sample(range(len(text) + 1), 2))) for _ in range(3) if len(text) > 1]
+        for start, end in spans:
+            _same_as_finditer(text, start, end)
+
+
+@given(st.lists(st.sampled_from(DIGIT_PIECES), max_size=30).map("".join), st.integers(0, 30), st.integers(0, 30))
+@example("-$42", 0, 4)
+@example("x\u00b1\u20ac3", 1, 5)
+def test_digit_shapes_property(text: str, a: int, b: int) -> None:
+    start, end = sorted((min(a, len(text)), min(b, len(text))))
+    _same_as_finditer(text, start, end)

@@ -22,7 +22,7 @@ from ..spans import LineIndex
 from .document import Document, read_document
 from .lexicon import TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
 from .names import heading_number, is_name
-from .numerals import NumeralStarts, numeral_pattern, scan_start, shows_bidi_override
+from .numerals import DIGIT_SHAPES, NumeralStarts, digit_shapes, numeral_pattern, scan_start, shows_bidi_override
 from .projection import fold
 from .sentences import quoted_spans, sentence_ends
 from .structure import list_numbers
@@ -273,7 +273,11 @@ class Section:
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
-        for match in pattern.finditer(scan, start, end):
+        if pattern is DIGIT_SHAPES:
+            matches = digit_shapes(scan, start, end)
+        else:
+            matches = pattern.finditer(scan, start, end)
+        for match in matches:
             vs, ve = match.span()
             if ve - vs <= 4 and is_name(scan, vs, ve):
                 continue  # "3Q24", "Strix-9", "Scope 3", "10-K": a name, not a quantity
