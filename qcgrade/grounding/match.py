@@ -27,7 +27,7 @@ import regex
 
 from ..evidence import Card, EvidenceSlice
 from ..reading.lexicon import NUMERAL
-from ..reading.section import Numeral, Section
+from ..reading.section import Marker, Numeral, Section
 from .directions import (
     DOWN,
     LEXICON,
@@ -397,36 +397,78 @@ def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[Cit
     citations, metric_tags = section.citations, section.metric_tags
     if not citations and not metric_tags:
         return
-    card_ids, registered = evidence.card_ids, evidence.metric_tags
-    cards_of: dict[int, list[str]] = {}
-    groups_of: dict[int, list[list[str]]] = {}
-    starts_of: dict[int, list[int]] = {}
-    last_end: dict[int, int] = {}  # where the last citation group of each sentence ends
+    # Markers come in reading order, so each sentence's markers are one run.
+    spoiled: set[int] = set()
+    cited = _cited_runs(citations, evidence.card_ids, section.text, spoiled)
+    tagged = _tagged_runs(metric_tags, evidence.metric_tags, spoiled) if metric_tags else {}
+    if tagged:
+        indices = sorted(set(cited).union(tagged).difference(spoiled))
+    else:
+        indices = [index for index in cited if index not in spoiled] if spoiled else list(cited)
+    no_cards: tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int, ...]] = ((), (), ())
+    no_tags: tuple[tuple[str, ...], tuple[tuple[int, str], ...]] = ((), ())
+    # About a third of a section's sentences cite: only those are located.
+    for index in indices:
+        sentence_start, sentence_end, kind = section.sentence_span(index)
+        if kind == "code":
+            continue
+        cards, groups, starts = cited.get(index, no_cards)
+        tags, spans = tagged.get(index, no_tags) if tagged else no_tags
+        yield CitingSentence(index, sentence_start, sentence_end, cards, tags, groups, starts, spans)
+
+
+def _cited_runs(
+    citations: tuple[Marker, ...], card_ids: frozenset[str], text: str, spoiled: set[int]
+) -> dict[int, tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int, ...]]]:
+    """Per sentence (in order): its distinct cards, its citation groups and where each group starts.
+
+    A sentence with a marker that does not vouch or names no card of the
+    slice goes into ``spoiled`` instead.
+    """
+    found: dict[int, tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int, ...]]] = {}
+    count = len(citations)
+    i = 0
+    while i < count:
+        _kind, card, start, end, index, vouches = citations[i]
+        j = i + 1
+        while j < count and citations[j].sentence == index:
+            j += 1
+        if j == i + 1:  # the usual claim: one marker
+            if vouches and card in card_ids:
+                found[index] = ((card,), ((card,),), (start,))
+            else:
+                spoiled.add(index)
+            i = j
+            continue
+        cards: list[str] = []
+        groups: list[list[str]] = []
+        starts: list[int] = []
+        last_end = -1  # where the last citation group ends
+        for _kind, card, start, end, _index, vouches in citations[i:j]:
+            if not vouches or card not in card_ids:
+                spoiled.add(index)
+                continue
+            if card not in cards:
+                cards.append(card)
+            # Markers with only brackets, separators or blanks between them form one group.
+            if groups and start - last_end <= 8 and not text[last_end:start].strip(" ,;[]"):
+                groups[-1].append(card)
+            else:
+                groups.append([card])
+                starts.append(start)
+            last_end = end
+        if cards:
+            found[index] = (tuple(cards), tuple(map(tuple, groups)), tuple(starts))
+        i = j
+    return found
+
+
+def _tagged_runs(
+    metric_tags: tuple[Marker, ...], registered: frozenset[str], spoiled: set[int]
+) -> dict[int, tuple[tuple[str, ...], tuple[tuple[int, str], ...]]]:
+    """Per sentence: its distinct registered metric tags, and where each tag stands."""
     tags_of: dict[int, list[str]] = {}
     spans_of: dict[int, list[tuple[int, str]]] = {}
-    spoiled: set[int] = set()
-    text = section.text
-    for _kind, card, start, end, index, vouches in citations:
-        if not vouches or card not in card_ids:
-            spoiled.add(index)
-            continue
-        cards = cards_of.get(index)
-        if cards is None:
-            cards_of[index] = [card]
-            groups_of[index] = [[card]]
-            starts_of[index] = [start]
-            last_end[index] = end
-            continue
-        if card not in cards:
-            cards.append(card)
-        previous = last_end[index]
-        # Markers with only brackets, separators or blanks between them form one group.
-        if start - previous <= 8 and not text[previous:start].strip(" ,;[]"):
-            groups_of[index][-1].append(card)
-        else:
-            groups_of[index].append([card])
-            starts_of[index].append(start)
-        last_end[index] = end
     for _kind, tag, start, _end, index, vouches in metric_tags:
         if not vouches or tag not in registered:
             spoiled.add(index)
@@ -435,22 +477,7 @@ def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[Cit
         tags = tags_of.setdefault(index, [])
         if tag not in tags:
             tags.append(tag)
-    indices = set(cards_of).union(tags_of).difference(spoiled) if spoiled or tags_of else cards_of
-    # About a third of a section's sentences cite: only those are located.
-    for index in sorted(indices):
-        sentence_start, sentence_end, kind = section.sentence_span(index)
-        if kind == "code":
-            continue
-        yield CitingSentence(
-            index,
-            sentence_start,
-            sentence_end,
-            tuple(cards_of.get(index, ())),
-            tuple(tags_of.get(index, ())),
-            tuple(map(tuple, groups_of.get(index, ()))),
-            tuple(starts_of.get(index, ())),
-            tuple(spans_of.get(index, ())),
-        )
+    return {index: (tuple(tags), tuple(spans_of[index])) for index, tags in tags_of.items()}
 
 
 @dataclass(frozen=True)
