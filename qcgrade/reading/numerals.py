@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import regex
 
@@ -491,24 +491,27 @@ DIGIT_SHAPES = _PATTERNS[(False, False)]
 _DIGIT_OR_OTHER = re.compile(f"[0-9{_non_ascii_but(NOT_TRIGGERS)}]")
 
 
-def digit_shapes(text: str, start: int, end: int) -> Iterator[regex.Match[str]]:
-    """``DIGIT_SHAPES.finditer(text, start, end)``, skipping prose between numerals.
+def digit_shapes(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans ``DIGIT_SHAPES.finditer(text, start, end)`` matches, skipping prose between numerals.
 
     The regex engine tries its guard at every position; the stdlib engine finds
     the next digit several times faster, and no numeral starts more than two
     characters before it.
     """
     search = DIGIT_SHAPES.search
+    find_digit = _DIGIT_OR_OTHER.search
+    spans = []
     at = start
     while True:
-        digit = _DIGIT_OR_OTHER.search(text, at, end)
+        digit = find_digit(text, at, end)
         if digit is None:
-            return
+            return spans
         match = search(text, max(at, digit.start() - 2), end)
         if match is None:
-            return
-        yield match
-        at = match.end()
+            return spans
+        span = match.span()
+        spans.append(span)
+        at = span[1]
 
 
 #: Where a numeral may be; scanning starts a little before the first. Every

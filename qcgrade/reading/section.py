@@ -251,7 +251,7 @@ class Section:
         if start < len(self._folded):
             yield from self._scan_numerals(start, len(self._folded))
 
-    def _scan_numerals(self, start: int, end: int) -> Iterator[Numeral]:
+    def _scan_numerals(self, start: int, end: int) -> list[Numeral]:
         scan = self._scan
         if scan is None:
             # Markers blanked out: digits inside a marker never count.
@@ -263,26 +263,26 @@ class Section:
             object.__setattr__(self, "_starts", starts)
         first = starts.first(start, end)
         if first < 0:
-            return
+            return []
         start = scan_start(scan, first, start)
         # The cheapest pattern for just this stretch: a reward call on a mostly
         # cited section scans little, and pays for little.
         pattern = numeral_pattern(scan[start:end])
         if pattern is None:
-            return
+            return []
+        spans = (
+            digit_shapes(scan, start, end) if pattern is DIGIT_SHAPES else [m.span() for m in pattern.finditer(scan, start, end)]
+        )
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
-        if pattern is DIGIT_SHAPES:
-            matches = digit_shapes(scan, start, end)
-        else:
-            matches = pattern.finditer(scan, start, end)
-        for match in matches:
-            vs, ve = match.span()
+        found = []
+        for vs, ve in spans:
             if ve - vs <= 4 and is_name(scan, vs, ve):
                 continue  # "3Q24", "Strix-9", "Scope 3", "10-K": a name, not a quantity
             src_start, src_end = to_source(vs, ve)
-            yield Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs))
+            found.append(Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs)))
+        return found
 
     def covered_header_rows(self, annotated: set[int]) -> set[int]:
         """Header-row sentences of tables whose every body row is in ``annotated``.
