@@ -100,7 +100,7 @@ def stages(rounds: int) -> dict[str, float]:
             t1 = time.perf_counter()
             reading = match._reading(section, evidence)
             t2 = time.perf_counter()
-            reading.numerals()  # filters the list read above
+            reading.numeral_list()  # filters the list read above
             t3 = time.perf_counter()
             list(value.run(section, evidence, options))
             t4 = time.perf_counter()

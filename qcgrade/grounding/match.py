@@ -341,22 +341,31 @@ class _Reading:
         self.evidence = evidence
         self.citing = tuple(_citing_sentences(section, evidence))
         self._numerals: dict[int, list[Numeral]] | None = None
+        self._numeral_list: list[Numeral] | None = None
         self._values: dict[int, Value | None] = {}
         if not self.citing:
             self.section = _SectionText(self.text)  # nothing left to read
 
-    def numerals(self) -> dict[int, list[Numeral]]:
-        """The numerals of the citing sentences, by sentence (only those sentences are scanned)."""
-        if self._numerals is None:
-            by_sentence: dict[int, list[Numeral]] = {c.index: [] for c in self.citing}
+    def numeral_list(self) -> list[Numeral]:
+        """The numerals of the citing sentences, in order (only those sentences are scanned)."""
+        if self._numeral_list is None:
+            found: list[Numeral] = []
             section = self.section
             if isinstance(section, Section):  # always, when there is a citing sentence
                 # Only the citing sentences are scanned: tier 1 reads the others
                 # (Section.numerals_outside), so the two together scan the section once.
-                for numeral in section.numerals_within(set(by_sentence)):
-                    by_sentence[numeral.sentence].append(numeral)
-            self._numerals = by_sentence
+                found = list(section.numerals_within({c.index for c in self.citing}))
+            self._numeral_list = found
             self.section = _SectionText(self.text)
+        return self._numeral_list
+
+    def numerals(self) -> dict[int, list[Numeral]]:
+        """The numerals of the citing sentences, by sentence."""
+        if self._numerals is None:
+            by_sentence: dict[int, list[Numeral]] = {c.index: [] for c in self.citing}
+            for numeral in self.numeral_list():
+                by_sentence[numeral.sentence].append(numeral)
+            self._numerals = by_sentence
         return self._numerals
 
     def value(self, numeral: Numeral) -> Value | None:
@@ -504,39 +513,42 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
         return
     facts = facts_for(evidence)
     text = section.text
-    numerals_of = reading.numerals()
-    for where in reading.citing:
-        numerals = numerals_of[where.index]
-        if not numerals:
+    numerals = reading.numeral_list()
+    if not numerals:
+        return
+    citing = {where.index: where for where in reading.citing}
+    sentence = -1  # the numerals come in order, a sentence's together
+    for numeral in numerals:
+        written = numeral.text
+        if numeral.sentence != sentence:
+            sentence = numeral.sentence
+            where = citing[sentence]
+            single = len(where.groups) <= 1  # every numeral rests on the same cards
+            owners = where.owners(numeral.start)
+            stated = _stated_by(facts, owners, where.tags)
+            fixed, free = stated.fixed, stated.free
+        elif not single:
+            owners = where.owners(numeral.start)
+            stated = _stated_by(facts, owners, where.tags)
+            fixed, free = stated.fixed, stated.free
+        if skip_years and _is_year(written):
             continue
-        single = len(where.groups) <= 1  # every numeral rests on the same cards
-        owners = where.owners(numerals[0].start)
-        stated = _stated_by(facts, owners, where.tags)
-        fixed, free = stated.fixed, stated.free
-        for numeral in numerals:
-            written = numeral.text
-            if skip_years and _is_year(written):
-                continue
-            if not single:
-                owners = where.owners(numeral.start)
-                stated = _stated_by(facts, owners, where.tags)
-                fixed, free = stated.fixed, stated.free
-            # Most numerals of a faithful sentence copy a cited card's: one set lookup, no reading
-            # (and the word after one is read only when it has no unit of its own).
-            if written in fixed:
-                continue
-            after = text[numeral.end : numeral.end + 32]
-            units = free.get(written)
-            if units is not None and unit_after(after) in units:
-                continue
-            # Most others are plain and stated as written: one set lookup.
-            plain = plain_key(written, after)
-            if plain is not None and plain in stated.exact:
-                continue
-            value = reading.value(numeral)
-            if value is None or stated.state(value):
-                continue
-            yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
+        # Most numerals of a faithful sentence copy a cited card's: one set lookup, no reading
+        # (and the word after one is read only when it has no unit of its own).
+        if written in fixed:
+            continue
+        after = text[numeral.end : numeral.end + 32]
+        units = free.get(written)
+        if units is not None and unit_after(after) in units:
+            continue
+        # Most others are plain and stated as written: one set lookup.
+        plain = plain_key(written, after)
+        if plain is not None and plain in stated.exact:
+            continue
+        value = reading.value(numeral)
+        if value is None or stated.state(value):
+            continue
+        yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
 
 
 def _stated_by(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> Sources:

@@ -500,7 +500,7 @@ def digit_shapes(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """
     search = DIGIT_SHAPES.search
     find_digit = _DIGIT_OR_OTHER.search
-    spans = []
+    spans: list[tuple[int, int]] = []
     at = start
     while True:
         digit = find_digit(text, at, end)
