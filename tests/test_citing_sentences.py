@@ -10,6 +10,7 @@ and markers in code.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hypothesis import example, given, settings
@@ -45,7 +46,8 @@ def _plainly(section: Section, evidence: EvidenceSlice) -> list[tuple[object, ..
             if card not in cards_of[index]:
                 cards_of[index].append(card)
             previous = last_end[index]
-            if marker.start - previous <= 8 and not text[previous : marker.start].strip(" ,;[]"):
+            gap = re.sub(r"[ \t]*\r?\n[ \t>]*", " ", text[previous : marker.start])
+            if len(gap) <= 8 and not gap.strip(" ,;[]"):
                 groups_of[index][-1].append(card)
             else:
                 groups_of[index].append([card])
@@ -102,6 +104,9 @@ PIECES = [
     "[E001][E002]",
     "[E001, E003]",
     "[E002]; [E004]",
+    "[E001,\nE002]",
+    "[E001;\n  > E003]",
+    "[E002,   \n\t E004]",
     "[E999]",
     "[X1]",
     "{m_rev}",

@@ -17,6 +17,7 @@ direction that says the opposite and none that agrees.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
@@ -426,6 +427,11 @@ def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[Cit
         yield CitingSentence(index, sentence_start, sentence_end, cards, tags, groups, starts, spans)
 
 
+# A soft line break as a reader sees it: one blank (the next line's indent and
+# blockquote marks are no text).
+_SOFT_BREAK = re.compile(r"[ \t]*\r?\n[ \t>]*")
+
+
 def _cited_runs(
     citations: tuple[Marker, ...], card_ids: frozenset[str], text: str, spoiled: set[int]
 ) -> dict[int, tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int, ...]]]:
@@ -459,8 +465,12 @@ def _cited_runs(
                 continue
             if card not in cards:
                 cards.append(card)
-            # Markers with only brackets, separators or blanks between them form one group.
-            if groups and start - last_end <= 8 and not text[last_end:start].strip(" ,;[]"):
+            # Markers with only brackets, separators or blanks between them form one group,
+            # across a soft line break too (a hard-wrapped group, "[C41, C42,\nC43]").
+            gap = text[last_end:start]
+            if "\n" in gap:
+                gap = _SOFT_BREAK.sub(" ", gap)
+            if groups and len(gap) <= 8 and not gap.strip(" ,;[]"):
                 groups[-1].append(card)
             else:
                 groups.append([card])
