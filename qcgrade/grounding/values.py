@@ -391,12 +391,16 @@ def same_value(stated: Value, source: Value) -> bool:
     Magnitudes only (see the module notes on sign and currency); scaled
     values compare scaled, and a value with no scale also compares with the
     other's bare mantissa; basis points meet percent and points at a
-    hundredth. A difference computed from two percentages is in points, so it
-    never stands for a number written with a percent sign.
+    hundredth. A value computed from two others stands for a number written
+    with a percent sign only when it is a percentage itself: a difference of
+    two percentages is in points, and a level or multiple is no percentage;
+    a computed multiple stands only for a number written as a multiple.
     """
     a, b = stated, source
-    if b.derived and b.unit == "points" and a.unit == "percent":
-        return False
+    if b.derived and a.unit == "percent" and b.unit != "percent":
+        return False  # computed points, levels or multiples: never a number written as a percentage
+    if b.derived and b.unit == "multiple" and a.unit != "multiple":
+        return False  # a computed ratio is written as one ("7x", "7 times"), never as a bare number
     if a.unit != b.unit and "bp" in (a.unit, b.unit) and ({a.unit, b.unit} & {"percent", "points"}):
         a_m, a_h, b_m, b_h = a.mantissa, a.half, b.mantissa, b.half
         if a.unit == "bp":
@@ -430,7 +434,13 @@ def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
             break
     for i, x in enumerate(pool):
         for y in pool[i + 1 :]:
+            if "percent" in (x.unit, y.unit) and x.unit != y.unit:
+                out.extend(_moved_by_percent(x, y) if x.unit == "percent" else _moved_by_percent(y, x))
+            if x.unit == y.unit and x.unit in ("plain", "multiple") and x.mantissa and y.mantissa:
+                out.extend(_ratios(x, y))
             if x.scale != y.scale:
+                if x.unit == y.unit == "plain":
+                    out.extend(_across_scales(x, y))
                 continue
             half = x.half + y.half
             units = {x.unit, y.unit}
@@ -454,6 +464,46 @@ def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
                 spread = change * (x.half / x.mantissa + y.half / y.mantissa)
                 out.append(Value(change, spread, 0, "percent", derived=True))
     return out
+
+
+def _moved_by_percent(change: Value, level: Value) -> list[Value]:
+    """A level and a change in percent: the level before it moved, either way ("rose 6.2% to $2.56B" was $2.41B).
+
+    Within the level's own precision only: a writer restating the earlier
+    level rounds it as the source wrote this one. Not the level after it (a
+    source states a change with the level it ends at; "rose 41% to 14.2 GWh"
+    does not make 20 GWh a stated figure), and no looser band: either would
+    take in swapped and misattributed numbers.
+    """
+    if level.unit not in ("plain", "multiple") or not level.mantissa:
+        return []
+    relative = level.half / level.mantissa
+    out = []
+    for factor in (1 + change.mantissa / 100, 1 - change.mantissa / 100):
+        if factor > 0:
+            before = level.mantissa / factor
+            out.append(Value(before, before * relative, level.scale, level.unit, currency=level.currency, derived=True))
+    return out
+
+
+def _ratios(x: Value, y: Value) -> list[Value]:
+    """How many times the one level is the other ("$0.88 against $0.12": about 7x)."""
+    high, low = (x, y) if x.scaled >= y.scaled else (y, x)
+    ratio = high.scaled / low.scaled
+    spread = ratio * (high.half / high.mantissa + low.half / low.mantissa)
+    return [Value(ratio, spread, 0, "multiple", derived=True)]
+
+
+def _across_scales(x: Value, y: Value) -> list[Value]:
+    """The difference and sum of two levels written at different scales ("€1.2bn" less "€850m" is "€350m")."""
+    low = min(x.scale, y.scale)
+    xm, ym = x.mantissa.scaleb(x.scale - low), y.mantissa.scaleb(y.scale - low)
+    half = x.half.scaleb(x.scale - low) + y.half.scaleb(y.scale - low)
+    return [
+        Value(amount, half, low, "plain", currency=x.currency or y.currency, derived=True)
+        for amount in (abs(xm - ym), xm + ym)
+        if amount > half
+    ]
 
 
 def _as_points(value: Value) -> Value:
