@@ -43,6 +43,7 @@ from .directions import (
     directions,
     implied_directions,
 )
+from .not_values import states_no_value
 from .values import (
     Value,
     derived_values,
@@ -556,7 +557,7 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
         if plain is not None and plain in stated.exact:
             continue
         value = reading.value(numeral)
-        if value is None or stated.state(value):
+        if value is None or stated.state(value) or states_no_value(text, numeral.start, numeral.end):
             continue
         yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
 
