@@ -155,6 +155,9 @@ GROUNDING_HOSTILE = {
     "50k citation groups, read group by group": lambda: "rose 30% [E001] " * 50_000 + "fell.",
     "long digit run cited": lambda: "9" * 200_000 + " [E001].",
     "100k versus": lambda: "30% versus " * 30_000 + "[E001].",
+    # Every numeral a would-be miss that the date and reference tests look around.
+    "20k references and dates": lambda: "412 F. Supp. 3d 77, 91 \u00b6 38 IN-24-3-7 on 28 September [E001]. " * 20_000,
+    "one code of 100k joined numbers": lambda: "ref. IN-" + "24-" * 100_000 + "7 [E001].",
 }
 
 
@@ -168,7 +171,15 @@ def test_grounding_hostile_input_costs_at_most_a_constant_times_prose(name: str,
 
 
 @pytest.mark.parametrize(
-    "unit", ["Revenue fell 31% to $1.3 B [E001]. ", "fell 31% ", "did not rise ", "rose 30% [E001] ", "30% versus 9% [E004], "]
+    "unit",
+    [
+        "Revenue fell 31% to $1.3 B [E001]. ",
+        "fell 31% ",
+        "did not rise ",
+        "rose 30% [E001] ",
+        "30% versus 9% [E004], ",
+        "412 F. Supp. 3d 77, 91 on 28 September [E001]; ",
+    ],
 )
 def test_grounding_cost_grows_linearly(unit: str, case_slice: dict) -> None:
     """Quadrupling the input must not much more than quadruple the time.
