@@ -146,6 +146,7 @@ class CardFacts:
     derived: tuple[Value, ...]
     directions: tuple[CardDirection, ...]
     numerals: tuple[str, ...] = ()  # the numerals of its claim and quote, as written
+    moves: frozenset[int] = frozenset()  # the ways it says its sizes moved (up 1, down -1)
 
 
 @dataclass(frozen=True)
@@ -266,7 +267,13 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     for tag in card.metric_refs:
         values.extend(metrics.get(tag, ()))
     numerals = tuple(m.group() for text in (card.claim, card.quote) for m in NUMERAL.finditer(text))
-    return CardFacts(card, tuple(values), tuple(derived_values(values)), tuple(found), numerals)
+    moves = _size_moves(found)
+    return CardFacts(card, tuple(values), tuple(derived_values(values, moves=moves)), tuple(found), numerals, moves)
+
+
+def _size_moves(found: list[CardDirection]) -> frozenset[int]:
+    """The ways a card says its sizes moved (up 1, down -1), unnegated."""
+    return frozenset(d.direction.sign for d in found if d.direction.axis == SIZE and not d.direction.negated)
 
 
 _CACHE: OrderedDict[int, tuple[EvidenceSlice, SliceFacts]] = OrderedDict()
@@ -590,7 +597,8 @@ def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -
     stated.extend(tagged)
     if tagged or len(cards) > 1:
         # Values computed across sources: a tagged value against a card's, or two cards'.
-        derived.extend(derived_values(stated))
+        moves = frozenset().union(*(facts.cards[card_id].moves for card_id in cards))
+        derived.extend(derived_values(stated, moves=moves))
     exact = frozenset((v.mantissa, v.scale, v.unit) for v in (*stated, *derived))
     # The texts a faithful sentence copies: the cards' numerals, and each stated value's digits.
     texts = {text for card_id in cards for text in facts.cards[card_id].numerals}

@@ -415,14 +415,16 @@ def same_value(stated: Value, source: Value) -> bool:
     return False
 
 
-def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
+def derived_values(values: list[Value], limit: int = 24, moves: frozenset[int] = frozenset()) -> list[Value]:
     """Values a faithful sentence may compute from two stated ones of one family.
 
     The difference of two levels ("from 5.04% to 5.62%" is 0.58 points or
     58 bp; "579 against 548" is 31), a level moved by a change ("down 13 bp
     to 3.08%" was 3.21%), and the change between two values in percent.
     Only the first ``limit`` distinct values take part, so this stays
-    bounded on any card.
+    bounded on any card. ``moves``: the signs of the size directions the
+    source states (up 1, down -1), which say which way a change in percent
+    went; with none or both, either way.
     """
     out: list[Value] = []
     pool: list[Value] = []
@@ -435,7 +437,7 @@ def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
     for i, x in enumerate(pool):
         for y in pool[i + 1 :]:
             if "percent" in (x.unit, y.unit) and x.unit != y.unit:
-                out.extend(_moved_by_percent(x, y) if x.unit == "percent" else _moved_by_percent(y, x))
+                out.extend(_moved_by_percent(x, y, moves) if x.unit == "percent" else _moved_by_percent(y, x, moves))
             if x.unit == y.unit and x.unit in ("plain", "multiple") and x.mantissa and y.mantissa:
                 out.extend(_ratios(x, y))
             if x.scale != y.scale:
@@ -466,8 +468,10 @@ def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
     return out
 
 
-def _moved_by_percent(change: Value, level: Value) -> list[Value]:
-    """A level and a change in percent: the level before it moved, either way ("rose 6.2% to $2.56B" was $2.41B).
+def _moved_by_percent(change: Value, level: Value, moves: frozenset[int]) -> list[Value]:
+    """A level and a change in percent: the level before it moved ("rose 6.2% to $2.56B" was $2.41B).
+
+    The way the source says it moved (``moves``, see :func:`derived_values`), else either way.
 
     Within the level's own precision only: a writer restating the earlier
     level rounds it as the source wrote this one. Not the level after it (a
@@ -479,7 +483,9 @@ def _moved_by_percent(change: Value, level: Value) -> list[Value]:
         return []
     relative = level.half / level.mantissa
     out = []
-    for factor in (1 + change.mantissa / 100, 1 - change.mantissa / 100):
+    ways = (1, -1) if len(moves) != 1 else tuple(moves)
+    for way in ways:
+        factor = 1 + way * change.mantissa / 100
         if factor > 0:
             before = level.mantissa / factor
             out.append(Value(before, before * relative, level.scale, level.unit, currency=level.currency, derived=True))
