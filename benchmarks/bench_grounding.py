@@ -1,6 +1,6 @@
 """What does grounding cost? Tier 1 + grounding against tier 1 alone, same sections, same run.
 
-Run: ``python benchmarks/bench_grounding.py [--rounds N] [--stages]``
+Run: ``python benchmarks/bench_grounding.py [--rounds N] [--stages] [--per-check]``
 
 Every clean fixture section, as written (the sizes a composer produces) and
 cut or repeated to 5 and 20 KB, graded against its own slice, alternating
@@ -11,6 +11,8 @@ most 30% (a ratio of 1.30 or less). ``--stages`` also splits grounding's
 cost on the sections as written into its stages, each as a share of tier 1
 (the numerals' stage: what reading every numeral in one scan, as ``grade()``
 does with grounding on, costs beyond tier 1's own scan of the uncited text).
+``--per-check`` times tier 1 with each grounding check alone (``select`` and
+``ignore`` let a user run just one), and with both.
 """
 
 from __future__ import annotations
@@ -114,16 +116,47 @@ def stages(rounds: int) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in shares.items()}
 
 
+PER_CHECK = {
+    "value_mismatch alone": Options(grounding=True, ignore=frozenset({"polarity_mismatch"})),
+    "polarity_mismatch alone": Options(grounding=True, ignore=frozenset({"value_mismatch"})),
+    "both": Options(grounding=True),
+}
+
+
+def per_check(rounds: int) -> dict[str, float]:
+    """Tier 1 plus each grounding check alone, and both, as ratios to tier 1 (sections as written)."""
+    items = [(text, load_slice(evidence)) for text, evidence in corpus()]  # type: ignore[arg-type]
+    variants = {"tier 1": Options(), **PER_CHECK}
+
+    def timed_with(options: Options) -> float:
+        start = time.perf_counter()
+        for text, evidence in items:
+            grade(text, evidence, options)
+        return time.perf_counter() - start
+
+    for options in variants.values():
+        timed_with(options)  # warm caches
+    spent: dict[str, list[float]] = {name: [] for name in variants}
+    for i in range(rounds):
+        order = list(variants) if i % 2 else list(variants)[::-1]  # drift in machine load cancels out
+        for name in order:
+            spent[name].append(timed_with(variants[name]))
+    return {name: statistics.median(a / b for a, b in zip(spent[name], spent["tier 1"])) for name in PER_CHECK}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--stages", action="store_true", help="also split grounding's cost into its stages")
+    parser.add_argument("--per-check", action="store_true", help="also time each grounding check alone")
     args = parser.parse_args()
     results = measure(args.rounds)
     split = stages(args.rounds) if args.stages else None
+    checks = per_check(args.rounds) if args.per_check else None
     if args.json:
-        print(json.dumps({"sizes": results, "stages": split} if split else results, indent=2, sort_keys=True))
+        extra = {key: value for key, value in (("stages", split), ("per_check", checks)) if value}
+        print(json.dumps({"sizes": results, **extra} if extra else results, indent=2, sort_keys=True))
         return
     print(f"{'size':>10} {'sections':>8} {'chars':>7} {'tier 1 ms':>9} {'+grounding ms':>13} {'ratio':>6}")
     for name, row in results.items():
@@ -135,6 +168,10 @@ def main() -> None:
         print("\ngrounding's stages on the sections as written, as a share of tier 1:")
         for name, share in split.items():
             print(f"{name:>20} {100 * share:5.1f}%")
+    if checks:
+        print("\ntier 1 plus each grounding check, on the sections as written, as a ratio to tier 1:")
+        for name, ratio in checks.items():
+            print(f"{name:>24} {ratio:5.2f}x")
 
 
 if __name__ == "__main__":
