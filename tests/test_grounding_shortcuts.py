@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from qcgrade import grade
 from qcgrade.evidence import load_slice
+from qcgrade.grounding import directions as direction_words
 from qcgrade.grounding import match
 from qcgrade.grounding.directions import (
     _CANDIDATE,
@@ -33,11 +34,12 @@ from qcgrade.grounding.directions import (
     DirectionReader,
     _direction,
     _direction_matches,
+    _flat_candidates,
     _flattened,
     _lowered,
     _matches,
     _negated,
-    _negated_in,
+    _negated_flat,
     directions,
     first_words_saying,
 )
@@ -183,12 +185,12 @@ def test_negation_window_shortcut_gives_the_search() -> None:
     negated = 0
     for _ in range(3000):
         text = " ".join(rng.choice(pool) for _ in range(rng.randint(1, 12)))
-        lowered = _lowered(text)
-        assert lowered is not None
+        assert _lowered(text) is not None
+        flat = _flattened(text)
         for at in range(len(text) + 1):
             for start in (0, at // 2):
                 expected = _negated(text, start, at)
-                assert _negated_in(lowered, text, start, at) == expected, (text, start, at)
+                assert _negated_flat(flat, text, start, at) == expected, (text, start, at)
                 negated += expected
     assert negated > 1000
 
@@ -273,6 +275,56 @@ def test_flattened_text_keeps_offsets_and_every_candidate_word() -> None:
         for key in _NEGATION_KEY.finditer(lowered):
             assert _FLAT_NEGATION_KEY.fullmatch(flat, *key.span()), key
     assert checked > 1000
+
+
+def _candidates_both_ways(monkeypatch: pytest.MonkeyPatch, text: str, start: int, stop: int) -> list[tuple[int, str]]:
+    """The flattened text's candidates in a stretch, found word by word and by one scan: the two must agree."""
+    flat = _flattened(text)
+    monkeypatch.setattr(direction_words, "_FEW_WORDS", len(text) + 1)
+    by_word = _flat_candidates(flat, start, stop)
+    monkeypatch.setattr(direction_words, "_FEW_WORDS", -1)
+    assert _flat_candidates(flat, start, stop) == by_word, (text[start:stop], start, stop)
+    return by_word
+
+
+def _check_flat_candidates(monkeypatch: pytest.MonkeyPatch, text: str, start: int, stop: int) -> int:
+    """The candidates hold every candidate of the lowered text, and others only beside a non-ASCII character."""
+    got = _candidates_both_ways(monkeypatch, text, start, stop)
+    lowered = _lowered(text)
+    assert lowered is not None
+    plain = [(m.start(), m.group()) for m in _CANDIDATE.finditer(lowered) if m.start() >= start and m.end() <= stop]
+    assert set(plain) <= set(got), (text[start:stop], plain, got)
+    for at, word in set(got) - set(plain):
+        end = at + len(word)
+        assert not (text[at - 1 : at] + text[end : end + 1]).isascii(), (text, at, word)
+    return len(got)
+
+
+def test_flat_candidates_are_the_lowered_texts_by_word_and_by_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = 0
+    for text in _texts():
+        if _lowered(text) is None:
+            continue
+        ranges = [(s.start, s.end) for s in parse_section(text).sentences]
+        ranges += [(start, min(len(text), start + 97)) for start in range(0, len(text), 53)]  # ends mid-word too
+        for start, stop in ranges:
+            found += _check_flat_candidates(monkeypatch, text, start, stop)
+    assert found > 1000
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.sampled_from([p for p in _PIECES if _lowered(p) is not None]), max_size=30),
+    st.lists(st.sampled_from(["", " ", "  ", "\u00a0", "-", "\u00e9"]), min_size=30, max_size=30),
+    st.integers(0, 5),
+    st.integers(0, 5),
+)
+def test_flat_candidates_on_built_text(
+    monkeypatch: pytest.MonkeyPatch, pieces: list[str], gaps: list[str], cut: int, trim: int
+) -> None:
+    """Hypothesis-built text, stretches that start and end mid-word too."""
+    text = "".join(piece + gap for piece, gap in zip(pieces, gaps))
+    _check_flat_candidates(monkeypatch, text, min(cut, len(text)), max(min(cut, len(text)), len(text) - trim))
 
 
 _SLICES = sorted((ROOT / "fixtures").rglob("*.json"))

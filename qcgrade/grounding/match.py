@@ -40,7 +40,9 @@ from .directions import (
     agrees,
     contradicts,
     directions,
+    first_bytes_saying,
     implied_directions,
+    may_say_in,
 )
 from .values import (
     Value,
@@ -157,6 +159,8 @@ class SliceFacts:
     card_sources: dict[str, Sources] = field(default_factory=dict)  # the same, for one card and no tag
     # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
     contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
+    # The same as the words that may begin such a word, flattened (see first_words_contradicted).
+    first_words: dict[tuple[str, ...], tuple[frozenset[bytes], frozenset[bytes]] | None] = field(default_factory=dict)
 
     def contradicted_by(self, cards: tuple[str, ...]) -> frozenset[tuple[str, int, bool]]:
         """What a word must say (axis, sign, negated) for one of ``cards`` to contradict it (see :func:`contradicts`)."""
@@ -172,6 +176,19 @@ class SliceFacts:
             )
             self.contradicted[cards] = kinds
         return kinds
+
+    def first_words_contradicted(self, cards: tuple[str, ...]) -> tuple[frozenset[bytes], frozenset[bytes]] | None:
+        """The words (flattened) that may begin a word some of ``cards`` contradicts, unnegated and negated.
+
+        None when the cards contradict no word (they state no direction). Kept
+        per slice: every citing sentence asks, by its cards.
+        """
+        try:
+            return self.first_words[cards]
+        except KeyError:
+            kinds = self.contradicted_by(cards) if cards else None
+            found = self.first_words[cards] = first_bytes_saying(kinds) if kinds else None
+            return found
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -573,15 +590,16 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     masks: list[tuple[int, int]] | None = None  # the markers' spans, sorted once a sentence holds a suspect
     mask_starts: list[int] = []
     words = DirectionReader(section.text)
+    flat = words.flat_text()
     for where in reading.citing:
         cards = where.cards
         # A word can only contradict a card direction: cards that state none leave nothing to read.
-        contradicted = facts.contradicted_by(cards) if cards else None
-        if not contradicted:
+        saying = facts.first_words_contradicted(cards)
+        if saying is None:
             continue
         # What the sentence's cards contradict holds what any of its groups does: a sentence
         # with no word that may say it has no suspect.
-        if not words.may_say(where.start, where.end, contradicted):
+        if flat is not None and not may_say_in(flat, where.start, where.end, *saying, where.start):
             continue
         if len(where.groups) > 1 and not _some_group_may_say(words, facts, where):
             continue
