@@ -636,3 +636,59 @@ def test_three_group_sentences_written_by_hand_are_read_when_a_group_may_say() -
                         checked += 1
                         assert _some_group_may_say(reader, facts, where), (path.name, text, suspects[where.index])
     assert checked > 50
+
+
+def _same_collocation_the_long_way(ours: tuple[str, str], theirs: tuple[str, str]) -> bool:
+    pairs = list(zip(ours, theirs))
+    return any(a and a == b for a, b in pairs) and all(not a or not b or a == b for a, b in pairs)
+
+
+def test_same_collocation_is_the_pairwise_reading() -> None:
+    stems = ["", "reven", "costs", "margi"]
+    pairs = [(a, b) for a in stems for b in stems]
+    answers = [match._same_collocation(ours, theirs) for ours in pairs for theirs in pairs]
+    assert answers == [_same_collocation_the_long_way(ours, theirs) for ours in pairs for theirs in pairs]
+    assert any(answers) and not all(answers)
+
+
+_TOKEN_PIECES = [
+    "revenue",
+    "Margin",
+    "net-debt",
+    "don't",
+    "d\u2019Or",
+    "caf\u00e9",
+    "\u00e9t\u00e9",
+    "x2",
+    "3.1%",
+    "_a",
+    "-",
+    "'",
+    " ",
+    "  ",
+    ",",
+    "\u0131",
+    "\u017f",
+    "Grew\u0301",
+    "\u4e00",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_TOKEN_PIECES), max_size=24).map("".join), st.integers(0, 8), st.integers(0, 8))
+def test_tokens_near_a_word_are_the_patterns(text: str, cut: int, trim: int) -> None:
+    """The ASCII fast path of the tokens beside a direction word gives what the pattern finds."""
+    start = min(cut, len(text))
+    end = max(start, len(text) - trim)
+    assert match._tokens(text, start, end) == match._TOKEN.findall(text, start, end)
+
+
+def test_tokens_near_a_word_are_the_patterns_on_the_fixtures() -> None:
+    windows = 0
+    for path in FIXTURES:
+        text = path.read_text(encoding="utf-8")
+        for start in range(0, len(text), 13):
+            end = min(len(text), start + 40)
+            assert match._tokens(text, start, end) == match._TOKEN.findall(text, start, end)
+            windows += 1
+    assert windows > 1000

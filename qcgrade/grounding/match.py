@@ -17,6 +17,7 @@ direction that says the opposite and none that agrees.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
@@ -101,16 +102,27 @@ def neighbours(text: str, direction: Direction, lo: int, hi: int) -> tuple[str, 
     the same collocation, so the same quantity.
     """
     before = ""
-    for token in reversed(_TOKEN.findall(text, max(lo, direction.start - 40), direction.start)):
+    for token in reversed(_tokens(text, max(lo, direction.start - 40), direction.start)):
         if token.lower() not in _FUNCTION_WORDS:
             before = token.lower()[:_STEM]
             break
     after = ""
-    for token in _TOKEN.findall(text, direction.end, min(hi, direction.end + 40)):
+    for token in _tokens(text, direction.end, min(hi, direction.end + 40)):
         if token.lower() not in _FUNCTION_WORDS:
             after = token.lower()[:_STEM]
             break
     return before, after
+
+
+# _TOKEN on ASCII text: its letters are the ASCII ones there, and the ``re`` engine reads a short stretch cheaper.
+_ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-']*")
+
+
+def _tokens(text: str, start: int, end: int) -> list[str]:
+    """``_TOKEN.findall(text, start, end)`` (neither pattern looks outside the stretch)."""
+    if text[start:end].isascii():
+        return _ASCII_TOKEN.findall(text, start, end)
+    return _TOKEN.findall(text, start, end)
 
 
 def clause_bounds(text: str, start: int, end: int, at: int) -> tuple[int, int]:
@@ -909,5 +921,8 @@ def _verdict(direction: Direction, anchored: list[tuple[str, CardDirection]], wh
 
 def _same_collocation(ours: tuple[str, str], theirs: tuple[str, str]) -> bool:
     """Both neighbours agree (an absent one agrees with anything), and at least one is there."""
-    pairs = list(zip(ours, theirs))
-    return any(a and a == b for a, b in pairs) and all(not a or not b or a == b for a, b in pairs)
+    (before, after), (their_before, their_after) = ours, theirs
+    agree_before = not before or not their_before or before == their_before
+    agree_after = not after or not their_after or after == their_after
+    shared = bool(before and before == their_before) or bool(after and after == their_after)
+    return shared and agree_before and agree_after
