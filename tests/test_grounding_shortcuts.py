@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
+import regex
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -692,3 +693,48 @@ def test_tokens_near_a_word_are_the_patterns_on_the_fixtures() -> None:
             assert match._tokens(text, start, end) == match._TOKEN.findall(text, start, end)
             windows += 1
     assert windows > 1000
+
+
+def test_only_the_odd_folds_match_ascii_letters_case_aside() -> None:
+    """What clause_breaks and the flattened reading rest on: case aside, no other character spells an ASCII letter."""
+    every = "".join(chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c < 0xE000)
+    assert {m.group() for m in regex.finditer(r"(?i)[a-z]", every)} == set(direction_words._FOLDS_ODDLY)
+
+
+def _check_clause_breaks(text: str, start: int, end: int) -> int:
+    flat = DirectionReader(text).flat_text()
+    expected = [m.span() for m in match._CLAUSE_BREAK.finditer(text, start, end)]
+    assert match.clause_breaks(text, flat, start, end) == expected, (text[start:end], start, end)
+    return len(expected)
+
+
+def test_clause_breaks_are_the_patterns_on_the_fixtures() -> None:
+    found = 0
+    for text in _texts():
+        ranges = [(s.start, s.end) for s in parse_section(text).sentences]
+        ranges += [(start, min(len(text), start + 97)) for start in range(0, len(text), 53)]  # ends mid-word too
+        for start, end in ranges:
+            found += _check_clause_breaks(text, start, end)
+    assert found > 1000
+
+
+_BREAK_PIECES = [
+    *"but While WHEREAS although Though yet AND which After before as As".split(),
+    *"band ask asa yet_ -and and- and2 butter wash".split(),
+    *["caf\u00e9", "\u00e9", "Grew\u0301", "\u2013", "\u2014", " - ", "\u00a0-\u00a0", "-", ",", ";", "(", ")", "\u2019"],
+    *["\u017f", "a\u017f", "\u212a", "wh\u0130ch", "\u0131"],
+    *["revenue", "rose", "5%", "[C1]"],
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(_BREAK_PIECES), max_size=24),
+    st.lists(st.sampled_from(["", " ", "  ", "\u00a0", "\n"]), min_size=24, max_size=24),
+    st.integers(0, 6),
+    st.integers(0, 6),
+)
+def test_clause_breaks_are_the_patterns_on_built_text(pieces: list[str], gaps: list[str], cut: int, trim: int) -> None:
+    text = "".join(piece + gap for piece, gap in zip(pieces, gaps))
+    start = min(cut, len(text))
+    _check_clause_breaks(text, start, max(start, len(text) - trim))

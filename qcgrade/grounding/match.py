@@ -137,6 +137,49 @@ def clause_bounds(text: str, start: int, end: int, at: int) -> tuple[int, int]:
     return lo, hi
 
 
+# _CLAUSE_BREAK's joining words, flattened, and its other alternatives (see clause_breaks).
+_JOINING_WORDS = frozenset(b"but while whereas although though yet and which after before as".split())
+_PUNCTUATION_BREAK = regex.compile(r"[,;:()\u2013\u2014]|\s-\s")
+
+
+def clause_breaks(text: str, flat: bytes | None, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of ``_CLAUSE_BREAK.finditer(text, start, end)``, in order.
+
+    ``flat``: the text flattened (see directions._flattened), None when it
+    folds oddly. The pattern tries its words (case aside) at every word start;
+    instead the punctuation is scanned alone, and the joining words are found
+    among the flattened words by ``bytes.find``. Case aside, only the
+    characters that fold oddly spell an ASCII word otherwise, and there the
+    text is not flattened. No break holds a letter and a joining word holds
+    nothing else, so the two never overlap and the pattern's order is theirs.
+    """
+    if flat is None:
+        return [match.span() for match in _CLAUSE_BREAK.finditer(text, start, end)]
+    breaks = [match.span() for match in _PUNCTUATION_BREAK.finditer(text, start, end)]
+    for word in _JOINING_WORDS.intersection(flat[start:end].split()):
+        at = flat.find(word, start, end)
+        while at >= 0:
+            stop = at + len(word)
+            # Whole, as far as the stretch goes (the pattern takes its end for the text's).
+            if (at == 0 or flat[at - 1] == 32) and (stop == end or flat[stop] == 32) and _joins(text, at, stop, end):
+                breaks.append((at, stop))
+            at = flat.find(word, stop, end)
+    breaks.sort()
+    return breaks
+
+
+def _joins(text: str, at: int, stop: int, end: int) -> bool:
+    """Whether _CLAUSE_BREAK takes the joining word ``text[at:stop]`` (a whole word of the flattened text).
+
+    Beside ASCII characters it does: they are blanks of the flattened text,
+    so no word character. Beside any other the pattern decides (an accented
+    letter makes a word character, a dash does not).
+    """
+    if (at == 0 or text[at - 1].isascii()) and (stop == end or text[stop].isascii()):
+        return True
+    return _CLAUSE_BREAK.match(text, at, end) is not None
+
+
 @dataclass(frozen=True)
 class CardDirection:
     """A direction word in a card, with the values and content words of its clause."""
@@ -634,7 +677,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         if not suspects:
             continue
         found = [d for d in read if not _masked(masks, mask_starts, d.start, d.end)]
-        reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
+        reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []), flat)
         for direction in suspects:
             miss = reader.judge(direction)
             if miss is not None:
@@ -716,7 +759,13 @@ class _SentenceReader:
     """
 
     def __init__(
-        self, facts: SliceFacts, where: CitingSentence, reading: _Reading, found: list[Direction], own: list[Numeral]
+        self,
+        facts: SliceFacts,
+        where: CitingSentence,
+        reading: _Reading,
+        found: list[Direction],
+        own: list[Numeral],
+        flat: bytes | None = None,
     ) -> None:
         self.facts = facts
         self.where = where
@@ -724,7 +773,7 @@ class _SentenceReader:
         self.text = reading.section.text
         self.found = found
         self.starts = [d.start for d in found]
-        self.breaks = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(self.text, where.start, where.end)]
+        self.breaks = clause_breaks(self.text, flat, where.start, where.end)
         self.break_starts = [b[0] for b in self.breaks]
         self.break_ends = [b[1] for b in self.breaks]
         self.numerals = own
