@@ -13,11 +13,13 @@ import random
 from pathlib import Path
 
 import pytest
+import regex
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from qcgrade import grade
 from qcgrade.evidence import load_slice
+from qcgrade.grounding import directions as direction_words
 from qcgrade.grounding import match
 from qcgrade.grounding.directions import (
     _CANDIDATE,
@@ -33,11 +35,12 @@ from qcgrade.grounding.directions import (
     DirectionReader,
     _direction,
     _direction_matches,
+    _flat_candidates,
     _flattened,
     _lowered,
     _matches,
     _negated,
-    _negated_in,
+    _negated_flat,
     directions,
     first_words_saying,
 )
@@ -183,12 +186,12 @@ def test_negation_window_shortcut_gives_the_search() -> None:
     negated = 0
     for _ in range(3000):
         text = " ".join(rng.choice(pool) for _ in range(rng.randint(1, 12)))
-        lowered = _lowered(text)
-        assert lowered is not None
+        assert _lowered(text) is not None
+        flat = _flattened(text)
         for at in range(len(text) + 1):
             for start in (0, at // 2):
                 expected = _negated(text, start, at)
-                assert _negated_in(lowered, text, start, at) == expected, (text, start, at)
+                assert _negated_flat(flat, text, start, at) == expected, (text, start, at)
                 negated += expected
     assert negated > 1000
 
@@ -273,6 +276,56 @@ def test_flattened_text_keeps_offsets_and_every_candidate_word() -> None:
         for key in _NEGATION_KEY.finditer(lowered):
             assert _FLAT_NEGATION_KEY.fullmatch(flat, *key.span()), key
     assert checked > 1000
+
+
+def _candidates_both_ways(monkeypatch: pytest.MonkeyPatch, text: str, start: int, stop: int) -> list[tuple[int, str]]:
+    """The flattened text's candidates in a stretch, found word by word and by one scan: the two must agree."""
+    flat = _flattened(text)
+    monkeypatch.setattr(direction_words, "_FEW_WORDS", len(text) + 1)
+    by_word = _flat_candidates(flat, start, stop)
+    monkeypatch.setattr(direction_words, "_FEW_WORDS", -1)
+    assert _flat_candidates(flat, start, stop) == by_word, (text[start:stop], start, stop)
+    return by_word
+
+
+def _check_flat_candidates(monkeypatch: pytest.MonkeyPatch, text: str, start: int, stop: int) -> int:
+    """The candidates hold every candidate of the lowered text, and others only beside a non-ASCII character."""
+    got = _candidates_both_ways(monkeypatch, text, start, stop)
+    lowered = _lowered(text)
+    assert lowered is not None
+    plain = [(m.start(), m.group()) for m in _CANDIDATE.finditer(lowered) if m.start() >= start and m.end() <= stop]
+    assert set(plain) <= set(got), (text[start:stop], plain, got)
+    for at, word in set(got) - set(plain):
+        end = at + len(word)
+        assert not (text[at - 1 : at] + text[end : end + 1]).isascii(), (text, at, word)
+    return len(got)
+
+
+def test_flat_candidates_are_the_lowered_texts_by_word_and_by_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = 0
+    for text in _texts():
+        if _lowered(text) is None:
+            continue
+        ranges = [(s.start, s.end) for s in parse_section(text).sentences]
+        ranges += [(start, min(len(text), start + 97)) for start in range(0, len(text), 53)]  # ends mid-word too
+        for start, stop in ranges:
+            found += _check_flat_candidates(monkeypatch, text, start, stop)
+    assert found > 1000
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.sampled_from([p for p in _PIECES if _lowered(p) is not None]), max_size=30),
+    st.lists(st.sampled_from(["", " ", "  ", "\u00a0", "-", "\u00e9"]), min_size=30, max_size=30),
+    st.integers(0, 5),
+    st.integers(0, 5),
+)
+def test_flat_candidates_on_built_text(
+    monkeypatch: pytest.MonkeyPatch, pieces: list[str], gaps: list[str], cut: int, trim: int
+) -> None:
+    """Hypothesis-built text, stretches that start and end mid-word too."""
+    text = "".join(piece + gap for piece, gap in zip(pieces, gaps))
+    _check_flat_candidates(monkeypatch, text, min(cut, len(text)), max(min(cut, len(text)), len(text) - trim))
 
 
 _SLICES = sorted((ROOT / "fixtures").rglob("*.json"))
@@ -584,3 +637,104 @@ def test_three_group_sentences_written_by_hand_are_read_when_a_group_may_say() -
                         checked += 1
                         assert _some_group_may_say(reader, facts, where), (path.name, text, suspects[where.index])
     assert checked > 50
+
+
+def _same_collocation_the_long_way(ours: tuple[str, str], theirs: tuple[str, str]) -> bool:
+    pairs = list(zip(ours, theirs))
+    return any(a and a == b for a, b in pairs) and all(not a or not b or a == b for a, b in pairs)
+
+
+def test_same_collocation_is_the_pairwise_reading() -> None:
+    stems = ["", "reven", "costs", "margi"]
+    pairs = [(a, b) for a in stems for b in stems]
+    answers = [match._same_collocation(ours, theirs) for ours in pairs for theirs in pairs]
+    assert answers == [_same_collocation_the_long_way(ours, theirs) for ours in pairs for theirs in pairs]
+    assert any(answers) and not all(answers)
+
+
+_TOKEN_PIECES = [
+    "revenue",
+    "Margin",
+    "net-debt",
+    "don't",
+    "d\u2019Or",
+    "caf\u00e9",
+    "\u00e9t\u00e9",
+    "x2",
+    "3.1%",
+    "_a",
+    "-",
+    "'",
+    " ",
+    "  ",
+    ",",
+    "\u0131",
+    "\u017f",
+    "Grew\u0301",
+    "\u4e00",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_TOKEN_PIECES), max_size=24).map("".join), st.integers(0, 8), st.integers(0, 8))
+def test_tokens_near_a_word_are_the_patterns(text: str, cut: int, trim: int) -> None:
+    """The ASCII fast path of the tokens beside a direction word gives what the pattern finds."""
+    start = min(cut, len(text))
+    end = max(start, len(text) - trim)
+    assert match._tokens(text, start, end) == match._TOKEN.findall(text, start, end)
+
+
+def test_tokens_near_a_word_are_the_patterns_on_the_fixtures() -> None:
+    windows = 0
+    for path in FIXTURES:
+        text = path.read_text(encoding="utf-8")
+        for start in range(0, len(text), 13):
+            end = min(len(text), start + 40)
+            assert match._tokens(text, start, end) == match._TOKEN.findall(text, start, end)
+            windows += 1
+    assert windows > 1000
+
+
+def test_only_the_odd_folds_match_ascii_letters_case_aside() -> None:
+    """What clause_breaks and the flattened reading rest on: case aside, no other character spells an ASCII letter."""
+    every = "".join(chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c < 0xE000)
+    assert {m.group() for m in regex.finditer(r"(?i)[a-z]", every)} == set(direction_words._FOLDS_ODDLY)
+
+
+def _check_clause_breaks(text: str, start: int, end: int) -> int:
+    flat = DirectionReader(text).flat_text()
+    expected = [m.span() for m in match._CLAUSE_BREAK.finditer(text, start, end)]
+    assert match.clause_breaks(text, flat, start, end) == expected, (text[start:end], start, end)
+    return len(expected)
+
+
+def test_clause_breaks_are_the_patterns_on_the_fixtures() -> None:
+    found = 0
+    for text in _texts():
+        ranges = [(s.start, s.end) for s in parse_section(text).sentences]
+        ranges += [(start, min(len(text), start + 97)) for start in range(0, len(text), 53)]  # ends mid-word too
+        for start, end in ranges:
+            found += _check_clause_breaks(text, start, end)
+    assert found > 1000
+
+
+_BREAK_PIECES = [
+    *"but While WHEREAS although Though yet AND which After before as As".split(),
+    *"band ask asa yet_ -and and- and2 butter wash".split(),
+    *["caf\u00e9", "\u00e9", "Grew\u0301", "\u2013", "\u2014", " - ", "\u00a0-\u00a0", "-", ",", ";", "(", ")", "\u2019"],
+    *["\u017f", "a\u017f", "\u212a", "wh\u0130ch", "\u0131"],
+    *["revenue", "rose", "5%", "[C1]"],
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(_BREAK_PIECES), max_size=24),
+    st.lists(st.sampled_from(["", " ", "  ", "\u00a0", "\n"]), min_size=24, max_size=24),
+    st.integers(0, 6),
+    st.integers(0, 6),
+)
+def test_clause_breaks_are_the_patterns_on_built_text(pieces: list[str], gaps: list[str], cut: int, trim: int) -> None:
+    text = "".join(piece + gap for piece, gap in zip(pieces, gaps))
+    start = min(cut, len(text))
+    _check_clause_breaks(text, start, max(start, len(text) - trim))

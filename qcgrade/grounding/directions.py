@@ -285,26 +285,18 @@ class DirectionReader:
     def may_say(self, start: int, stop: int, kinds: frozenset[tuple[str, int, bool]], sentence_start: int | None = None) -> bool:
         """False when no direction word starting in ``text[start:stop]`` says one of ``kinds`` (axis, sign, negated).
 
-        Decided by C-level work on the flattened bytes, without a pattern run
-        or a match object per word: the words there (every candidate is one,
-        see :func:`_flattened`) include none that begins a word saying one of
-        the unnegated kinds, and none that begins one of the negated kinds or
-        no negation key stands where it could negate one (from ``start``, or
-        within reach of it but not before ``sentence_start``). A word is
-        whole there when it ends by ``stop + 1``.
+        See :func:`may_say_in`: a negation reaches back to ``sentence_start``
+        (``start`` when None).
         """
         flat = self._flat()
         if flat is None:
             return True
-        unnegated, negated = _first_bytes_saying(kinds)
-        tokens = flat[start : stop + 1].split()
-        if not unnegated.isdisjoint(tokens):
-            return True
-        if negated.isdisjoint(tokens):
-            return False
-        # A negation window reaches _LOOKBACK characters back: a search from there is linear in the stretch.
-        reach = start if sentence_start is None else max(sentence_start, start - _LOOKBACK)
-        return _FLAT_NEGATION_KEY.search(flat, reach, stop) is not None
+        unnegated, negated = first_bytes_saying(kinds)
+        return may_say_in(flat, start, stop, unnegated, negated, start if sentence_start is None else sentence_start)
+
+    def flat_text(self) -> bytes | None:
+        """The text flattened (see :func:`_flattened`), or None when it folds oddly (then read it the plain way)."""
+        return self._flat()
 
     def blank_from(self, at: int) -> int | None:
         """The first offset from ``at`` where the flattened text is blank (no word runs across it), if any."""
@@ -314,28 +306,18 @@ class DirectionReader:
 
     def directions(self, start: int, stop: int) -> list[Direction]:
         """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
-        if self._flat() is None:
+        flat = self._flat()
+        if flat is None:
             return directions(self.text, start, stop)
-        # The character before the range (the word boundary at its start is the text's), and
-        # one past it: a word that runs past the end, cut there, still ends past it (and is
-        # skipped). Lowered apart, a stretch of text that does not fold oddly keeps its offsets.
-        base = max(start - 1, 0)
-        lowered = self.text[base : stop + 1].lower()
-        return self._read(lowered, base, start, stop)
+        return self._read(flat, _flat_candidates(flat, start, stop), start, stop)
 
-    def _read(self, lowered: str, base: int, start: int, stop: int) -> list[Direction]:
-        """The directions of ``text[start:stop]``; ``lowered`` is ``text[base:]`` lowercased, at least to ``stop + 1``."""
+    def _read(self, flat: bytes, candidates: list[tuple[int, str]], start: int, stop: int) -> list[Direction]:
+        """The directions of ``text[start:stop]``, tried at ``candidates`` (see :func:`_flat_candidates`)."""
         text = self.text
         found: list[Direction] = []
         last = start
-        for candidate in _CANDIDATE.finditer(lowered, start - base, stop + 1 - base):
-            at = candidate.start() + base
-            if at >= stop:
-                break
-            end = candidate.end() + base
-            if end > stop:
-                continue
-            word = candidate.group()
+        for at, word in candidates:
+            end = at + len(word)
             if at >= last and word in _FIRST_WORDS:
                 meaning = LEXICON.get(word)
                 if (
@@ -344,17 +326,56 @@ class DirectionReader:
                     and (end == stop or (text[end] not in _ASCII_JOINERS and text[end].isascii()))
                 ):
                     last = end
-                    found.append(Direction(at, end, text[at:end], *meaning, _negated_in(lowered, text, start, at, base)))
+                    found.append(Direction(at, end, text[at:end], *meaning, _negated_flat(flat, text, start, at)))
                 else:
                     match = DIRECTION_WORD.match(text, at, stop)
                     if match is not None:
                         last = match.end()
-                        found.append(_direction(text, start, at, match, _negated_in(lowered, text, start, at, base)))
+                        found.append(_direction(text, start, at, match, _negated_flat(flat, text, start, at)))
             if word in _OUTCOME_FIRST:
                 outcome = _OUTCOME_WORD.match(text, at, stop)
                 if outcome is not None:
-                    found.append(_direction(text, start, at, outcome, _negated_in(lowered, text, start, at, base)))
+                    found.append(_direction(text, start, at, outcome, _negated_flat(flat, text, start, at)))
         return found
+
+
+# The words that may begin a direction (or an outcome), flattened, and the same as one scan of the
+# ``re`` engine for stretches that hold many of them (see _flat_candidates).
+_FIRST_BYTES = frozenset(word.encode() for word in _FIRST_WORDS | _OUTCOME_FIRST)
+_FLAT_CANDIDATE = re.compile(rb"\b(?:" + _trie(sorted(_FIRST_WORDS | _OUTCOME_FIRST)).encode() + rb")\b")
+# Distinct first words in a stretch past which one scan is cheaper than a search per word.
+_FEW_WORDS = 8
+
+
+def _flat_candidates(flat: bytes, start: int, stop: int) -> list[tuple[int, str]]:
+    """(offset, word) of every whole word of ``flat`` that may begin a direction, in ``[start, stop)``, in order.
+
+    What the candidate pattern finds in the lowered text there, and a few
+    more: a word next to a non-ASCII letter is whole only in the flattened
+    text (neither pattern matches there, see :meth:`DirectionReader._read`).
+    A stretch's words are split off in C, and each first word among them is
+    found by ``bytes.find``: far cheaper than a pattern tried at every word
+    start. A stretch with many distinct first words is scanned once instead,
+    so a long one costs a bounded number of passes.
+    """
+    present = _FIRST_BYTES.intersection(flat[start:stop].split())
+    found: list[tuple[int, str]] = []
+    if len(present) > _FEW_WORDS:
+        for candidate in _FLAT_CANDIDATE.finditer(flat, start, stop):
+            at, end = candidate.span()
+            if _whole_at(flat, at, end):
+                found.append((at, candidate.group().decode()))
+        return found
+    for word in present:
+        text = word.decode()
+        found.extend((at, text) for at in _whole_word_starts(flat, word, start, stop))
+    found.sort()
+    return found
+
+
+def _whole_at(flat: bytes, at: int, end: int) -> bool:
+    """Whether ``flat[at:end]`` is a whole word of the flattened text (blanks, or its ends, on both sides)."""
+    return (at == 0 or flat[at - 1] == 32) and (end == len(flat) or flat[end] == 32)
 
 
 def _matches(
@@ -435,7 +456,7 @@ _FLAT_NEGATION_KEY = re.compile(rb"n(?:ot|o|ever|either|or| t) |without |fail(?:
 _SAYING: dict[frozenset[tuple[str, int, bool]], tuple[frozenset[bytes], frozenset[bytes]]] = {}
 
 
-def _first_bytes_saying(kinds: frozenset[tuple[str, int, bool]]) -> tuple[frozenset[bytes], frozenset[bytes]]:
+def first_bytes_saying(kinds: frozenset[tuple[str, int, bool]]) -> tuple[frozenset[bytes], frozenset[bytes]]:
     """:func:`first_words_saying` ``kinds``, unnegated and negated, encoded; kept per set of kinds."""
     found = _SAYING.get(kinds)
     if found is None:
@@ -447,10 +468,58 @@ def _first_bytes_saying(kinds: frozenset[tuple[str, int, bool]]) -> tuple[frozen
     return found
 
 
-def _negated_in(lowered: str, text: str, start: int, at: int, base: int = 0) -> bool:
-    """:func:`_negated`, given ``text[base:].lower()`` offset for offset (see _FOLDS_ODDLY), ``base`` <= ``start``."""
-    window = _NEGATION_KEY.search(lowered, max(start, at - _LOOKBACK) - base, at - base)
-    return window is not None and _negated(text, start, at)
+def may_say_in(flat: bytes, start: int, stop: int, unnegated: frozenset[bytes], negated: frozenset[bytes], floor: int) -> bool:
+    """False when no direction word starting in ``flat[start:stop]`` may say a kind it is asked about.
+
+    Such a word begins with one of ``unnegated`` (the first words of the
+    unnegated kinds), or with one of ``negated`` and has a negation key in
+    its window (not before ``floor``). Decided by C-level work on the
+    flattened bytes, without a pattern run or a match object per word: every
+    candidate word is a whole word of the flattened text (see
+    :func:`_flattened`), and a word is negated only when a negation key of
+    the flattened text stands in its window (see :func:`_negated_flat`).
+    The words are those of ``flat[start : stop + 1]`` (a word is whole when
+    it ends by ``stop + 1``). Most sentences that repeat their cards' words
+    hold no negation key: one search rules them out; where a key stands, only
+    a window that ends at a word of ``negated`` can hold the negation.
+    """
+    tokens = flat[start : stop + 1].split()
+    if not unnegated.isdisjoint(tokens):
+        return True
+    if negated.isdisjoint(tokens):
+        return False
+    # A negation window reaches _LOOKBACK characters back: a search from there is linear in the stretch.
+    if _FLAT_NEGATION_KEY.search(flat, max(floor, start - _LOOKBACK), stop) is None:
+        return False
+    # Each window is searched once: linear in the stretch too.
+    return any(
+        _FLAT_NEGATION_KEY.search(flat, max(floor, at - _LOOKBACK), at) is not None
+        for word in negated.intersection(tokens)
+        for at in _whole_word_starts(flat, word, start, stop + 1)
+    )
+
+
+def _whole_word_starts(flat: bytes, word: bytes, start: int, end: int) -> Iterator[int]:
+    """Where ``word`` stands whole in ``flat`` (see :func:`_whole_at`) within ``flat[start:end]``, in order.
+
+    Linear in the stretch: each search resumes past the previous find, and
+    a whole word cannot start inside another find (there is no blank there).
+    """
+    at = flat.find(word, start, end)
+    while at >= 0:
+        if _whole_at(flat, at, at + len(word)):
+            yield at
+        at = flat.find(word, at + len(word), end)
+
+
+def _negated_flat(flat: bytes, text: str, start: int, at: int) -> bool:
+    """:func:`_negated`, given the text flattened: a window without a negation key (flattened) needs no search.
+
+    Every negation holds a key of _NEGATION_KEY, and every such key of the
+    lowered text is one of _FLAT_NEGATION_KEY in the flattened text at the
+    same place (see :func:`_flattened`).
+    """
+    return _FLAT_NEGATION_KEY.search(flat, max(start, at - _LOOKBACK), at) is not None and _negated(text, start, at)
 
 
 def _direction(text: str, start: int, at: int, match: regex.Match[str], negated: bool | None = None) -> Direction:

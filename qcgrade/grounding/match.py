@@ -41,7 +41,9 @@ from .directions import (
     agrees,
     contradicts,
     directions,
+    first_bytes_saying,
     implied_directions,
+    may_say_in,
 )
 from .not_values import states_no_value
 from .values import (
@@ -101,16 +103,27 @@ def neighbours(text: str, direction: Direction, lo: int, hi: int) -> tuple[str, 
     the same collocation, so the same quantity.
     """
     before = ""
-    for token in reversed(_TOKEN.findall(text, max(lo, direction.start - 40), direction.start)):
+    for token in reversed(_tokens(text, max(lo, direction.start - 40), direction.start)):
         if token.lower() not in _FUNCTION_WORDS:
             before = token.lower()[:_STEM]
             break
     after = ""
-    for token in _TOKEN.findall(text, direction.end, min(hi, direction.end + 40)):
+    for token in _tokens(text, direction.end, min(hi, direction.end + 40)):
         if token.lower() not in _FUNCTION_WORDS:
             after = token.lower()[:_STEM]
             break
     return before, after
+
+
+# _TOKEN on ASCII text: its letters are the ASCII ones there, and the ``re`` engine reads a short stretch cheaper.
+_ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-']*")
+
+
+def _tokens(text: str, start: int, end: int) -> list[str]:
+    """``_TOKEN.findall(text, start, end)`` (neither pattern looks outside the stretch)."""
+    if text[start:end].isascii():
+        return _ASCII_TOKEN.findall(text, start, end)
+    return _TOKEN.findall(text, start, end)
 
 
 def clause_bounds(text: str, start: int, end: int, at: int) -> tuple[int, int]:
@@ -123,6 +136,49 @@ def clause_bounds(text: str, start: int, end: int, at: int) -> tuple[int, int]:
             hi = match.start()
             break
     return lo, hi
+
+
+# _CLAUSE_BREAK's joining words, flattened, and its other alternatives (see clause_breaks).
+_JOINING_WORDS = frozenset(b"but while whereas although though yet and which after before as".split())
+_PUNCTUATION_BREAK = regex.compile(r"[,;:()\u2013\u2014]|\s-\s")
+
+
+def clause_breaks(text: str, flat: bytes | None, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of ``_CLAUSE_BREAK.finditer(text, start, end)``, in order.
+
+    ``flat``: the text flattened (see directions._flattened), None when it
+    folds oddly. The pattern tries its words (case aside) at every word start;
+    instead the punctuation is scanned alone, and the joining words are found
+    among the flattened words by ``bytes.find``. Case aside, only the
+    characters that fold oddly spell an ASCII word otherwise, and there the
+    text is not flattened. No break holds a letter and a joining word holds
+    nothing else, so the two never overlap and the pattern's order is theirs.
+    """
+    if flat is None:
+        return [match.span() for match in _CLAUSE_BREAK.finditer(text, start, end)]
+    breaks = [match.span() for match in _PUNCTUATION_BREAK.finditer(text, start, end)]
+    for word in _JOINING_WORDS.intersection(flat[start:end].split()):
+        at = flat.find(word, start, end)
+        while at >= 0:
+            stop = at + len(word)
+            # Whole, as far as the stretch goes (the pattern takes its end for the text's).
+            if (at == 0 or flat[at - 1] == 32) and (stop == end or flat[stop] == 32) and _joins(text, at, stop, end):
+                breaks.append((at, stop))
+            at = flat.find(word, stop, end)
+    breaks.sort()
+    return breaks
+
+
+def _joins(text: str, at: int, stop: int, end: int) -> bool:
+    """Whether _CLAUSE_BREAK takes the joining word ``text[at:stop]`` (a whole word of the flattened text).
+
+    Beside ASCII characters it does: they are blanks of the flattened text,
+    so no word character. Beside any other the pattern decides (an accented
+    letter makes a word character, a dash does not).
+    """
+    if (at == 0 or text[at - 1].isascii()) and (stop == end or text[stop].isascii()):
+        return True
+    return _CLAUSE_BREAK.match(text, at, end) is not None
 
 
 @dataclass(frozen=True)
@@ -160,6 +216,8 @@ class SliceFacts:
     card_sources: dict[str, Sources] = field(default_factory=dict)  # the same, for one card and no tag
     # The (axis, sign, negated) of every sentence word that some direction of these cards contradicts, by cards.
     contradicted: dict[tuple[str, ...], frozenset[tuple[str, int, bool]]] = field(default_factory=dict)
+    # The same as the words that may begin such a word, flattened (see first_words_contradicted).
+    first_words: dict[tuple[str, ...], tuple[frozenset[bytes], frozenset[bytes]] | None] = field(default_factory=dict)
 
     def contradicted_by(self, cards: tuple[str, ...]) -> frozenset[tuple[str, int, bool]]:
         """What a word must say (axis, sign, negated) for one of ``cards`` to contradict it (see :func:`contradicts`)."""
@@ -175,6 +233,19 @@ class SliceFacts:
             )
             self.contradicted[cards] = kinds
         return kinds
+
+    def first_words_contradicted(self, cards: tuple[str, ...]) -> tuple[frozenset[bytes], frozenset[bytes]] | None:
+        """The words (flattened) that may begin a word some of ``cards`` contradicts, unnegated and negated.
+
+        None when the cards contradict no word (they state no direction). Kept
+        per slice: every citing sentence asks, by its cards.
+        """
+        try:
+            return self.first_words[cards]
+        except KeyError:
+            kinds = self.contradicted_by(cards) if cards else None
+            found = self.first_words[cards] = first_bytes_saying(kinds) if kinds else None
+            return found
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -631,15 +702,16 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     masks: list[tuple[int, int]] | None = None  # the markers' spans, sorted once a sentence holds a suspect
     mask_starts: list[int] = []
     words = DirectionReader(section.text)
+    flat = words.flat_text()
     for where in reading.citing:
         cards = where.cards
         # A word can only contradict a card direction: cards that state none leave nothing to read.
-        contradicted = facts.contradicted_by(cards) if cards else None
-        if not contradicted:
+        saying = facts.first_words_contradicted(cards)
+        if saying is None:
             continue
         # What the sentence's cards contradict holds what any of its groups does: a sentence
         # with no word that may say it has no suspect.
-        if not words.may_say(where.start, where.end, contradicted):
+        if flat is not None and not may_say_in(flat, where.start, where.end, *saying, where.start):
             continue
         if len(where.groups) > 1 and not _some_group_may_say(words, facts, where):
             continue
@@ -662,7 +734,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         if not suspects:
             continue
         found = [d for d in read if not _masked(masks, mask_starts, d.start, d.end)]
-        reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []))
+        reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []), flat)
         for direction in suspects:
             miss = reader.judge(direction)
             if miss is not None:
@@ -744,7 +816,13 @@ class _SentenceReader:
     """
 
     def __init__(
-        self, facts: SliceFacts, where: CitingSentence, reading: _Reading, found: list[Direction], own: list[Numeral]
+        self,
+        facts: SliceFacts,
+        where: CitingSentence,
+        reading: _Reading,
+        found: list[Direction],
+        own: list[Numeral],
+        flat: bytes | None = None,
     ) -> None:
         self.facts = facts
         self.where = where
@@ -752,7 +830,7 @@ class _SentenceReader:
         self.text = reading.section.text
         self.found = found
         self.starts = [d.start for d in found]
-        self.breaks = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(self.text, where.start, where.end)]
+        self.breaks = clause_breaks(self.text, flat, where.start, where.end)
         self.break_starts = [b[0] for b in self.breaks]
         self.break_ends = [b[1] for b in self.breaks]
         self.numerals = own
@@ -949,5 +1027,8 @@ def _verdict(direction: Direction, anchored: list[tuple[str, CardDirection]], wh
 
 def _same_collocation(ours: tuple[str, str], theirs: tuple[str, str]) -> bool:
     """Both neighbours agree (an absent one agrees with anything), and at least one is there."""
-    pairs = list(zip(ours, theirs))
-    return any(a and a == b for a, b in pairs) and all(not a or not b or a == b for a, b in pairs)
+    (before, after), (their_before, their_after) = ours, theirs
+    agree_before = not before or not their_before or before == their_before
+    agree_after = not after or not their_after or after == their_after
+    shared = bool(before and before == their_before) or bool(after and after == their_after)
+    return shared and agree_before and agree_after
