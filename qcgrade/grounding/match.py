@@ -889,6 +889,8 @@ class _SentenceReader:
         owners = where.owners(direction.start)
         if not _contradicted(facts, owners, direction):
             return None
+        if _moves_a_date(self.text, direction):
+            return None
         lo, hi = self.clause(direction.start)
         on_axis = [
             (card_id, card_direction)
@@ -1013,6 +1015,21 @@ class _SentenceReader:
         if agreeing > 0:
             return []
         return [(owners[0], on_axis[0])]
+
+
+# A schedule that moves: "slipped to 2028", "slid into 2027", "advanced to early 2026". The
+# word says when, not how much, so it contradicts no size a card states.
+_SCHEDULE_WORDS = frozenset("slip slips slipped slipping slide slides slid sliding advanced advancing".split())
+_TO_A_YEAR = regex.compile(
+    r"\s+(?:back\s+)?(?:to|into|until|till|beyond|past)\s+(?:(?:early|mid|late|end)[\s-]+(?:of\s+)?)?"
+    r"(?:19|20)[0-9]{2}(?![0-9]|[.,][0-9]|\s*(?:%|per\s*cent|[a-z]*illion|bn|mn|m\b|k\b))",
+    regex.IGNORECASE,
+)
+
+
+def _moves_a_date(text: str, direction: Direction) -> bool:
+    """Whether a direction word moves a date ("First hydrogen slipped to 2028"), not a quantity."""
+    return direction.word.lower() in _SCHEDULE_WORDS and _TO_A_YEAR.match(text, direction.end) is not None
 
 
 def _verdict(direction: Direction, anchored: list[tuple[str, CardDirection]], where: CitingSentence) -> PolarityMiss | None:
