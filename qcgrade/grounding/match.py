@@ -45,9 +45,10 @@ from .directions import (
     implied_directions,
     may_say_in,
 )
-from .not_values import states_no_value
+from .not_values import states_no_value, writes_a_date
 from .values import (
     Value,
+    clause_values,
     derived_values,
     metric_values,
     plain_key,
@@ -202,7 +203,7 @@ class CardFacts:
     derived: tuple[Value, ...]
     directions: tuple[CardDirection, ...]
     numerals: tuple[str, ...] = ()  # the numerals of its claim and quote, as written
-    moves: frozenset[int] = frozenset()  # the ways it says its sizes moved (up 1, down -1)
+    dated: bool = False  # it writes a day beside a month: days are values in what cites it
 
 
 @dataclass(frozen=True)
@@ -338,13 +339,13 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     for tag in card.metric_refs:
         values.extend(metrics.get(tag, ()))
     numerals = tuple(m.group() for text in (card.claim, card.quote) for m in NUMERAL.finditer(text))
-    moves = _size_moves(found)
-    return CardFacts(card, tuple(values), tuple(derived_values(values, moves=moves)), tuple(found), numerals, moves)
-
-
-def _size_moves(found: list[CardDirection]) -> frozenset[int]:
-    """The ways a card says its sizes moved (up 1, down -1), unnegated."""
-    return frozenset(d.direction.sign for d in found if d.direction.axis == SIZE and not d.direction.negated)
+    derived = derived_values(values)
+    for found_here in found:
+        direction = found_here.direction
+        if direction.axis == SIZE and not direction.negated and not direction.comparison:
+            derived.extend(clause_values(found_here.values, direction.sign))
+    dated = writes_a_date(card.claim) or writes_a_date(card.quote)
+    return CardFacts(card, tuple(values), tuple(derived), tuple(found), numerals, dated)
 
 
 _CACHE: OrderedDict[int, tuple[EvidenceSlice, SliceFacts]] = OrderedDict()
@@ -635,7 +636,9 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
         if plain is not None and plain in stated.exact:
             continue
         value = reading.value(numeral)
-        if value is None or stated.state(value) or states_no_value(text, numeral.start, numeral.end):
+        if value is None or stated.state(value):
+            continue
+        if states_no_value(text, numeral.start, numeral.end, any(facts.cards[card].dated for card in owners)):
             continue
         yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
 
@@ -668,8 +671,7 @@ def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -
     stated.extend(tagged)
     if tagged or len(cards) > 1:
         # Values computed across sources: a tagged value against a card's, or two cards'.
-        moves = frozenset().union(*(facts.cards[card_id].moves for card_id in cards))
-        derived.extend(derived_values(stated, moves=moves))
+        derived.extend(derived_values(stated))
     exact = frozenset((v.mantissa, v.scale, v.unit) for v in (*stated, *derived))
     # The texts a faithful sentence copies: the cards' numerals, and each stated value's digits.
     texts = {text for card_id in cards for text in facts.cards[card_id].numerals}

@@ -4,14 +4,23 @@ Tier 1 reads every numeral, and a cited sentence's numerals all pass it. Groundi
 compares each with what the cited cards state; a few numerals a reader sees
 are no claim at all, and a card has no reason to repeat them:
 
-- a day beside its month: "in the 26 weeks to 28 September", "Sep. 30" (months
-  capitalised, whole or in their usual short forms: "28 markets" stays a number);
+- a day beside its month, when no cited card writes a day beside a month:
+  "in the 26 weeks to 28 September", "Sep. 30" (months capitalised, whole or
+  in their usual short forms: "28 markets" stays a number; after the month,
+  the day ends the date: "Jan-Dec 19 GWh" is a volume). A card that dates
+  things (a hearing, a maturity) makes its days values;
 - a paragraph mark's number: "Compl. ¶ 38";
-- a code of several numbers joined by slashes, hyphens or colons, with letters
-  in it or after a reference word: "ref. IN-24-3-7", "Case C-311/18",
-  "Regulation (EU) 2016/679", "No. 1:26-cv-00412" (one number after a code is an
-  amount or a name, never this: "USD-42m", "Wren-8B");
-- a case reporter citation, volume, series and pages: "412 F. Supp. 3d 77, 91";
+- a code of several numbers joined by slashes, hyphens or colons, after a
+  short capital prefix, a docket number, or plain joined numbers after a
+  reference word: "ref. IN-24-3-7", "Case C-311/18", "No. 1:26-cv-00412",
+  "Regulation (EU) 2016/679" (one number after a code is an amount or a name,
+  never this: "USD-42m", "Wren-8B"; and words between numbers make a
+  proportion: "1-in-4", "10-for-1", "4-of-5");
+- a case reporter citation, volume, series, page and pin cites, where the
+  citation ends: "412 F. Supp. 3d 77, 91 (D. Del. 2019)" (a count after it is
+  a count: "77, 91, 10 of the 14 claims");
+- a paragraph's or page's number ("para. 214", "pp. 12-14"), a code's title ("15 U.S.C."), a
+  standard's number ("ASC 842", "IFRS 16");
 - first- and third-party shorthand: "3P sellers", "1P revenue".
 
 Each is asked only of a numeral its cards do not state, so it costs nothing on
@@ -29,15 +38,37 @@ _MONTH = (
 _DAY = re.compile(r"0?[1-9]|[12][0-9]|3[01]")
 _MONTH_AFTER_DAY = re.compile(rf"[ \u00a0](?:{_MONTH})\b")
 _MONTH_BEFORE_DAY = re.compile(rf"(?<![A-Za-z])(?:{_MONTH})\.?[ \u00a0]$")
+# After "Month day", what ends a date: punctuation, the end, a year, or a word that is no unit.
+_DATE_GOES_ON = re.compile(
+    r"(?:[,.;:)\]]|\s*$|[ \u00a0]*[\[(]|[ \u00a0]+(?:(?:19|20)[0-9]{2}\b"
+    r"|(?:and|or|to|through|until|when|the|a|an|at|in|on|of|for|with|by|from)\b))"
+)
+# A card that writes a day beside a month dates something: its days are values.
+_WRITTEN_DATE = re.compile(
+    rf"(?<![0-9])(?:0?[1-9]|[12][0-9]|3[01])[ \u00a0](?:{_MONTH})\b"
+    rf"|(?<![A-Za-z])(?:{_MONTH})\.?[ \u00a0](?:0?[1-9]|[12][0-9]|3[01])(?![0-9])"
+)
 
-_PARAGRAPH_MARK_BEFORE = re.compile(r"\u00b6{1,2}[ \u00a0]?$")
+# A paragraph mark, or a paragraph's or page's word ("\u00b6 38", "para. 214", "p. 4").
+_PARAGRAPH_MARK_BEFORE = re.compile(
+    r"(?:\u00b6{1,2}|(?<![A-Za-z])(?:para|paras|paragraph|paragraphs|p|pp|page|pages)\.?)[ \u00a0]?$"
+)
+# A title of a code before its name ("15 U.S.C. \u00a7 78j", "17 C.F.R. 240"), a standard's number
+# after its body ("ASC 842", "IFRS 16", "IAS 36").
+_CODE_TITLE = re.compile(r"[ \u00a0](?:U\.S\.C\.|C\.F\.R\.)")
+_STANDARD_BEFORE = re.compile(r"(?<![A-Za-z])(?:ASC|IFRS|IAS|SFAS|FAS|FRS|ISA|ISO)[ \u00a0]$")
 # A code of numbers joined by slashes, hyphens or colons, perhaps after a short
 # capital prefix or with a short lower-case part ("IN-24-3-7", "C-311/18",
 # "1:26-cv-00412", "2016/679"): no currency, decimal, percent or magnitude, so
 # "$1.2bn-1.5bn" and "12%/13%" stay values.
-_CODE = re.compile(r"(?:[A-Z]{1,4}-?)?[0-9]{1,6}(?:[/:\-\u2010\u2011](?:[a-z]{1,3}-)?[0-9]{1,6})+")
+_JOIN = "[/:\\-\u2010\u2011]"
+_CODE = re.compile(
+    rf"[A-Z]{{1,4}}-?[0-9]{{1,6}}(?:{_JOIN}[0-9]{{1,6}})+"  # "IN-24-3-7", "C-311/18"
+    r"|[0-9]{1,2}:[0-9]{2}-[a-z]{2,3}-[0-9]{3,6}"  # a docket number: "1:26-cv-00412"
+)
+_JOINED_NUMBERS = re.compile(rf"[0-9]{{1,6}}(?:{_JOIN}[0-9]{{1,6}})+")  # a code after a reference word
 _REFERENCE_WORD_BEFORE = re.compile(
-    r"(?<![A-Za-z])(?:Regulation|Directive|Decision|Cases?|Nos?\.|[Rr]ef\.|Docket|Dkt\.|Rule|Release)"
+    r"(?<![A-Za-z])(?:Regulation|Directive|Decision|Cases?|Nos?\.|[Rr]ef\.|Docket|Dkt\.|Rule|Release|FY|CY|paras?\.?|pp\.?)"
     r"(?:[ \u00a0]+\([A-Za-z]{1,4}\))?[ \u00a0]+$"
 )
 _TOKEN_REACH = 32  # characters a code may run on either side of one of its numbers
@@ -47,7 +78,12 @@ _REPORTER = (
     r"|F\.\s?App'x|A\.(?:\s?(?:2d|3d))?|P\.(?:\s?(?:2d|3d))?|N\.E\.(?:\s?(?:2d|3d))?|N\.W\.(?:\s?2d)?"
     r"|S\.E\.(?:\s?2d)?|S\.W\.(?:\s?(?:2d|3d))?|So\.(?:\s?(?:2d|3d))?|B\.R\.|WL"
 )
-_REPORTER_CITATION = re.compile(rf"(?<![0-9A-Za-z])[0-9]{{1,4}}\s(?:{_REPORTER})\s[0-9]{{1,5}}(?:,\s[0-9]{{1,5}})*(?![0-9])")
+_REPORTER_CITATION = re.compile(
+    # The full form, or the short one that points into a case cited before ("412 F. Supp. 3d at 91").
+    rf"(?<![0-9A-Za-z])[0-9]{{1,4}}\s(?:{_REPORTER})\s(?:at\s)?[0-9]{{1,5}}(?:,\s[0-9]{{1,5}})*"
+    # Where a citation ends: its court and year, the clause's end, or a comma before words.
+    r"(?=\s*[(.;:)\[\]]|\s*$|,\s*[^\s0-9])"
+)
 _REACH = 48  # characters around a numeral that a reporter citation holding it may span
 
 
@@ -55,21 +91,35 @@ _REACH = 48  # characters around a numeral that a reporter citation holding it m
 _PARTY = re.compile(r"[123]P")
 
 
-def states_no_value(text: str, start: int, end: int) -> bool:
-    """Whether the numeral ``text[start:end]`` is a date's day, party shorthand or part of a reference (see the module notes)."""
+def states_no_value(text: str, start: int, end: int, dated: bool = False) -> bool:
+    """Whether the numeral ``text[start:end]`` is a date's day, party shorthand or part of a reference.
+
+    ``dated``: a cited card writes a day beside a month, so days are values
+    there (see the module notes).
+    """
     if _PARTY.fullmatch(text, start, end) is not None:
         return True
-    return _day_of_month(text, start, end) or _in_reference(text, start, end)
+    return (not dated and _day_of_month(text, start, end)) or _in_reference(text, start, end)
+
+
+def writes_a_date(text: str) -> bool:
+    """Whether ``text`` (a card's) writes a day beside a month ("on 19 March", "May 15")."""
+    return _WRITTEN_DATE.search(text) is not None
 
 
 def _day_of_month(text: str, start: int, end: int) -> bool:
     if _DAY.fullmatch(text, start, end) is None:
         return False
-    return _MONTH_AFTER_DAY.match(text, end) is not None or _MONTH_BEFORE_DAY.search(text[max(0, start - 11) : start]) is not None
+    if _MONTH_AFTER_DAY.match(text, end) is not None:
+        return True
+    return _MONTH_BEFORE_DAY.search(text[max(0, start - 11) : start]) is not None and _DATE_GOES_ON.match(text, end) is not None
 
 
 def _in_reference(text: str, start: int, end: int) -> bool:
-    if _PARAGRAPH_MARK_BEFORE.search(text, max(0, start - 3), start):
+    before = text[max(0, start - 12) : start]
+    if _PARAGRAPH_MARK_BEFORE.search(before) or _STANDARD_BEFORE.search(before):
+        return True
+    if _CODE_TITLE.match(text, end) is not None:
         return True
     if _in_code(text, start, end):
         return True
@@ -91,9 +141,7 @@ def _in_code(text: str, start: int, end: int) -> bool:
     if (lo > 0 and not text[lo - 1].isspace()) or (hi < len(text) and not text[hi].isspace()):
         return False  # longer than any code: read as written
     token = text[lo:hi].rstrip(".,;:)]").lstrip("([")
-    if _CODE.fullmatch(token) is None:
-        return False
-    # Letters make it a code; plain joined numbers are one after a reference word ("Regulation (EU) 2016/679").
-    return not token.replace("-", "").replace("/", "").replace(":", "").isdigit() or (
-        _REFERENCE_WORD_BEFORE.search(text, max(0, lo - 40), lo) is not None
-    )
+    if _CODE.fullmatch(token) is not None:
+        return True
+    # Plain joined numbers are a code after a reference word ("Regulation (EU) 2016/679").
+    return _JOINED_NUMBERS.fullmatch(token) is not None and _REFERENCE_WORD_BEFORE.search(text, max(0, lo - 40), lo) is not None

@@ -69,6 +69,8 @@ _UNIT_WORDS: dict[str, str] = {
     "bps": "bp",
     "x": "multiple",
     "times": "multiple",
+    "\u00d7": "multiple",  # the multiplication sign: "7\u00d7"
+    "-fold": "multiple",  # "7-fold"
 }
 # What may follow a numeral, separated by blanks: a scale word, a unit or a
 # currency code, at most a few words (a bounded window, never a backtrack).
@@ -78,7 +80,7 @@ _FOLLOWING = regex.compile(
     r"|(?P<points>percentage[ \t\u00a0]+points?|per[ \t\u00a0-]?centage[ \t\u00a0]+points?|points?|pts|pp|ppts?)"
     r"|(?P<percent>per[ \t\u00a0-]?cent|pct)"
     r"|(?P<bp>basis[ \t\u00a0]+points?|bps?(?![\p{L}]))"
-    r"|(?P<unit>times(?![\p{L}])|x(?![\p{L}])))"
+    r"|(?P<unit>times(?![\p{L}])|x(?![\p{L}])|\u00d7|-fold(?![\p{L}])))"
     r"(?![\p{L}\p{N}])",
     regex.IGNORECASE,
 )
@@ -199,10 +201,16 @@ def _half(places: int) -> Decimal:
     return _HALVES[places] if places < len(_HALVES) else Decimal(5).scaleb(-places - 1)
 
 
+_MULTIPLE_SIGNS = ("\u00d7", "-")  # what may open a multiple that is not a letter ("\u00d7", "-fold")
+
+
 def _following(after: str) -> tuple[int, str]:
     """The scale and unit a word after a bare numeral gives it ("1.2 billion", "13 bp")."""
     word = after.lstrip(_BLANKS)
     first = word[:1]
+    if first in _MULTIPLE_SIGNS:
+        following = _FOLLOWING.match(after)  # "7\u00d7", "7-fold": rare, the pattern decides
+        return (0, "multiple") if following is not None and following.group("unit") else (0, "plain")
     if not first.isalpha() or len(after) - len(word) > 2:
         return 0, "plain"  # no word right after it: the usual case, without the pattern
     if first.isascii() and first.lower() not in _UNIT_FIRST_LETTERS:
@@ -394,13 +402,16 @@ def same_value(stated: Value, source: Value) -> bool:
     hundredth. A value computed from two others stands for a number written
     with a percent sign only when it is a percentage itself: a difference of
     two percentages is in points, and a level or multiple is no percentage;
-    a computed multiple stands only for a number written as a multiple.
+    a computed multiple or percentage stands only for a number written as
+    one.
     """
     a, b = stated, source
     if b.derived and a.unit == "percent" and b.unit != "percent":
         return False  # computed points, levels or multiples: never a number written as a percentage
     if b.derived and b.unit == "multiple" and a.unit != "multiple":
         return False  # a computed ratio is written as one ("7x", "7 times"), never as a bare number
+    if b.derived and b.unit == "percent" and a.unit != "percent":
+        return False  # a computed change in percent is written as a percentage, never as a bare number
     if a.unit != b.unit and "bp" in (a.unit, b.unit) and ({a.unit, b.unit} & {"percent", "points"}):
         a_m, a_h, b_m, b_h = a.mantissa, a.half, b.mantissa, b.half
         if a.unit == "bp":
@@ -415,16 +426,15 @@ def same_value(stated: Value, source: Value) -> bool:
     return False
 
 
-def derived_values(values: list[Value], limit: int = 24, moves: frozenset[int] = frozenset()) -> list[Value]:
+def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
     """Values a faithful sentence may compute from two stated ones of one family.
 
     The difference of two levels ("from 5.04% to 5.62%" is 0.58 points or
     58 bp; "579 against 548" is 31), a level moved by a change ("down 13 bp
     to 3.08%" was 3.21%), and the change between two values in percent.
     Only the first ``limit`` distinct values take part, so this stays
-    bounded on any card. ``moves``: the signs of the size directions the
-    source states (up 1, down -1), which say which way a change in percent
-    went; with none or both, either way.
+    bounded on any card. (A level before a change, and a ratio, are computed
+    within one clause of a card: :func:`clause_values`.)
     """
     out: list[Value] = []
     pool: list[Value] = []
@@ -436,10 +446,6 @@ def derived_values(values: list[Value], limit: int = 24, moves: frozenset[int] =
             break
     for i, x in enumerate(pool):
         for y in pool[i + 1 :]:
-            if "percent" in (x.unit, y.unit) and x.unit != y.unit:
-                out.extend(_moved_by_percent(x, y, moves) if x.unit == "percent" else _moved_by_percent(y, x, moves))
-            if x.unit == y.unit and x.unit in ("plain", "multiple") and x.mantissa and y.mantissa:
-                out.extend(_ratios(x, y))
             if x.scale != y.scale:
                 if x.unit == y.unit == "plain":
                     out.extend(_across_scales(x, y))
@@ -468,27 +474,44 @@ def derived_values(values: list[Value], limit: int = 24, moves: frozenset[int] =
     return out
 
 
-def _moved_by_percent(change: Value, level: Value, moves: frozenset[int]) -> list[Value]:
-    """A level and a change in percent: the level before it moved ("rose 6.2% to $2.56B" was $2.41B).
+def clause_values(values: tuple[Value, ...], way: int) -> list[Value]:
+    """Figures computed within one clause of a card that moves a size ``way`` (up 1, down -1).
 
-    The way the source says it moved (``moves``, see :func:`derived_values`), else either way.
-
-    Within the level's own precision only: a writer restating the earlier
-    level rounds it as the source wrote this one. Not the level after it (a
-    source states a change with the level it ends at; "rose 41% to 14.2 GWh"
-    does not make 20 GWh a stated figure), and no looser band: either would
-    take in swapped and misattributed numbers.
+    A change in percent and a level: the level before the change and the
+    amount it moved by ("rose 6.2% to $2.56B" was $2.41B, up $150m), only
+    when the clause holds one percentage, and
+    only the way the clause says it moved. Two levels: how many times the one
+    is the other, as a multiple ("rose to $0.88 from $0.12": about 7x), and
+    for a fall the change in percent from the higher level ("fell to 479 from
+    548": 12.6%; a rise's, from the lower level, is :func:`derived_values`'). Each
+    as computed from the figures written, so within the change's own
+    rounding only: a wider band would take in swapped numbers, and a
+    percentage or level elsewhere on the card (a margin, a dividend) is no
+    part of it.
     """
-    if level.unit not in ("plain", "multiple") or not level.mantissa:
-        return []
-    relative = level.half / level.mantissa
-    out = []
-    ways = (1, -1) if len(moves) != 1 else tuple(moves)
-    for way in ways:
+    changes = [v for v in values if v.unit == "percent"]
+    levels = [v for v in values if v.unit in ("plain", "multiple") and v.mantissa and not v.derived]
+    out: list[Value] = []
+    if len(changes) == 1:
+        change = changes[0]
         factor = 1 + way * change.mantissa / 100
         if factor > 0:
-            before = level.mantissa / factor
-            out.append(Value(before, before * relative, level.scale, level.unit, currency=level.currency, derived=True))
+            for level in levels:
+                before = level.mantissa / factor
+                half = before * change.half / 100 / factor
+                out.append(Value(before, half, level.scale, level.unit, currency=level.currency, derived=True))
+                # And the amount it moved by ("rose 6.2% to $2.56B": up about $150m).
+                moved = abs(level.mantissa - before)
+                out.append(Value(moved, half, level.scale, level.unit, currency=level.currency, derived=True))
+    for i, x in enumerate(levels):
+        for y in levels[i + 1 :]:
+            out.extend(_ratios(x, y))
+            if way < 0 and x.unit == y.unit and x.scale == y.scale:
+                # A fall is measured from the higher, earlier level ("fell to 479 from 548": 12.6%).
+                low, high = sorted((x.mantissa, y.mantissa))
+                change = (high - low) / high * 100
+                spread = change * (x.half / x.mantissa + y.half / y.mantissa)
+                out.append(Value(change, spread, 0, "percent", derived=True))
     return out
 
 
@@ -504,7 +527,9 @@ def _across_scales(x: Value, y: Value) -> list[Value]:
     """The difference and sum of two levels written at different scales ("€1.2bn" less "€850m" is "€350m")."""
     low = min(x.scale, y.scale)
     xm, ym = x.mantissa.scaleb(x.scale - low), y.mantissa.scaleb(y.scale - low)
-    half = x.half.scaleb(x.scale - low) + y.half.scaleb(y.scale - low)
+    # As computed from the figures written: the finer one's rounding, not the coarser one's
+    # (which would take in any figure within 50m of "€1.2bn" less "€850m").
+    half = min(x.half.scaleb(x.scale - low), y.half.scaleb(y.scale - low))
     return [
         Value(amount, half, low, "plain", currency=x.currency or y.currency, derived=True)
         for amount in (abs(xm - ym), xm + ym)
