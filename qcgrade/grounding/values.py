@@ -479,15 +479,14 @@ def clause_values(values: tuple[Value, ...], way: int) -> list[Value]:
 
     A change in percent and a level: the level before the change and the
     amount it moved by ("rose 6.2% to $2.56B" was $2.41B, up $150m), only
-    when the clause holds one percentage, and
-    only the way the clause says it moved. Two levels: how many times the one
-    is the other, as a multiple ("rose to $0.88 from $0.12": about 7x), and
-    for a fall the change in percent from the higher level ("fell to 479 from
-    548": 12.6%; a rise's, from the lower level, is :func:`derived_values`'). Each
-    as computed from the figures written, so within the change's own
-    rounding only: a wider band would take in swapped numbers, and a
-    percentage or level elsewhere on the card (a margin, a dividend) is no
-    part of it.
+    when the clause holds one percentage, and only the way the clause says
+    it moved. Two levels: how many times the one is the other, as a multiple
+    ("rose to $0.88 from $0.12": about 7x), and for a fall the change in
+    percent from the higher level ("fell to 479 from 548": 12.6%; a rise's,
+    from the lower level, is in :func:`derived_values`). Each as computed
+    from the figures written, so within the change's own rounding only: a
+    wider band would take in swapped numbers, and a percentage or level
+    elsewhere on the card (a margin, a dividend) is no part of it.
     """
     changes = [v for v in values if v.unit == "percent"]
     levels = [v for v in values if v.unit in ("plain", "multiple") and v.mantissa and not v.derived]
@@ -509,9 +508,9 @@ def clause_values(values: tuple[Value, ...], way: int) -> list[Value]:
             if way < 0 and x.unit == y.unit and x.scale == y.scale:
                 # A fall is measured from the higher, earlier level ("fell to 479 from 548": 12.6%).
                 low, high = sorted((x.mantissa, y.mantissa))
-                change = (high - low) / high * 100
-                spread = change * (x.half / x.mantissa + y.half / y.mantissa)
-                out.append(Value(change, spread, 0, "percent", derived=True))
+                fall = (high - low) / high * 100
+                spread = fall * (x.half / x.mantissa + y.half / y.mantissa)
+                out.append(Value(fall, spread, 0, "percent", derived=True))
     return out
 
 
