@@ -61,10 +61,14 @@ from .values import (
 
 # Clauses end at punctuation that separates them and at joining words.
 # (``\b`` before the words only speeds the scan: ``(?<!\w)`` then a letter is a word boundary.)
+_PUNCTUATION_BREAK = regex.compile(r"[,;:()\u2013\u2014]|\s-\s")
+_JOINING = "but while whereas although though yet and which after before as".split()
 _CLAUSE_BREAK = regex.compile(
-    r"[,;:()\u2013\u2014]|\s-\s|\b(?<!\w)(?:but|while|whereas|although|though|yet|and|which|after|before|as)(?!\w)",
+    rf"{_PUNCTUATION_BREAK.pattern}|\b(?<!\w)(?:{'|'.join(_JOINING)})(?!\w)",
     regex.IGNORECASE,
 )
+# The joining words flattened, for clause_breaks.
+_JOINING_WORDS = frozenset(word.encode() for word in _JOINING)
 _WORD = regex.compile(r"(?<![\w\-])\p{L}[\p{L}\-']{3,}")
 # Words too common to say which quantity a clause is about.
 _STOPWORDS = frozenset(
@@ -137,11 +141,6 @@ def clause_bounds(text: str, start: int, end: int, at: int) -> tuple[int, int]:
             hi = match.start()
             break
     return lo, hi
-
-
-# _CLAUSE_BREAK's joining words, flattened, and its other alternatives (see clause_breaks).
-_JOINING_WORDS = frozenset(b"but while whereas although though yet and which after before as".split())
-_PUNCTUATION_BREAK = regex.compile(r"[,;:()\u2013\u2014]|\s-\s")
 
 
 def clause_breaks(text: str, flat: bytes | None, start: int, end: int) -> list[tuple[int, int]]:
@@ -610,14 +609,12 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     sentence = -1  # the numerals come in order, a sentence's together
     for numeral in numerals:
         written = numeral.text
-        if numeral.sentence != sentence:
+        first_of_sentence = numeral.sentence != sentence
+        if first_of_sentence:
             sentence = numeral.sentence
             where = citing[sentence]
             single = len(where.groups) <= 1  # every numeral rests on the same cards
-            owners = where.owners(numeral.start)
-            stated = _stated_by(facts, owners, where.tags)
-            fixed, free = stated.fixed, stated.free
-        elif not single:
+        if first_of_sentence or not single:
             owners = where.owners(numeral.start)
             stated = _stated_by(facts, owners, where.tags)
             fixed, free = stated.fixed, stated.free
