@@ -92,10 +92,20 @@ def _reference_first(text: str, start: int, end: int) -> int:
     return first if trigger is not None else -1
 
 
-def _texts() -> list[str]:
-    rng = random.Random(11)
-    built = [rng.choice(("", " ")).join(rng.choice(PIECES) for _ in range(rng.randint(1, 30))) for _ in range(3000)]
+def _built(pieces: list[str], seed: int, count: int, longest: int) -> list[str]:
+    """``count`` texts of 1 to ``longest`` pieces, glued or spaced, then the corpus."""
+    rng = random.Random(seed)
+    built = [rng.choice(("", " ")).join(rng.choice(pieces) for _ in range(rng.randint(1, longest))) for _ in range(count)]
     return built + [p.read_text(encoding="utf-8") for p in CORPUS]
+
+
+def _stretches(text: str, rng: random.Random) -> list[tuple[int, ...]]:
+    """The whole text and three random stretches of it."""
+    return [(0, len(text))] + [tuple(sorted(rng.sample(range(len(text) + 1), 2))) for _ in range(3) if len(text) > 1]
+
+
+def _texts() -> list[str]:
+    return _built(PIECES, 11, 3000, 30)
 
 
 def test_characters_left_out_of_the_stdlib_scan_are_no_triggers() -> None:
@@ -108,8 +118,7 @@ def test_where_a_numeral_may_start_matches_the_trigger_and_percent_word_search()
     rng = random.Random(3)
     for text in _texts():
         starts = NumeralStarts(text)
-        spans = [(0, len(text))] + [tuple(sorted(rng.sample(range(len(text) + 1), 2))) for _ in range(3) if len(text) > 1]
-        for start, end in spans:
+        for start, end in _stretches(text, rng):
             assert starts.first(start, end) == _reference_first(text, start, end), (text[start:end][:200], start, end)
 
 
@@ -189,9 +198,7 @@ LOOKALIKE_PIECES = [
 
 
 def _lookalike_texts() -> list[str]:
-    rng = random.Random(19)
-    built = [rng.choice(("", " ")).join(rng.choice(LOOKALIKE_PIECES) for _ in range(rng.randint(1, 16))) for _ in range(6000)]
-    return built + [p.read_text(encoding="utf-8") for p in CORPUS]
+    return _built(LOOKALIKE_PIECES, 19, 6000, 16)
 
 
 def test_the_pattern_chosen_for_a_text_reads_what_numeral_reads() -> None:
@@ -276,9 +283,7 @@ DIGIT_PIECES = [
 
 
 def _digit_texts() -> list[str]:
-    rng = random.Random(23)
-    built = [rng.choice(("", " ")).join(rng.choice(DIGIT_PIECES) for _ in range(rng.randint(1, 24))) for _ in range(4000)]
-    return built + [p.read_text(encoding="utf-8") for p in CORPUS]
+    return _built(DIGIT_PIECES, 23, 4000, 24)
 
 
 def _same_as_finditer(text: str, start: int, end: int) -> None:
@@ -290,8 +295,7 @@ def test_digit_shapes_skips_only_where_no_numeral_starts() -> None:
     """digit_shapes (the stdlib engine finds the next digit) matches what finditer matches, stretch by stretch."""
     rng = random.Random(29)
     for text in _digit_texts():
-        spans = [(0, len(text))] + [tuple(sorted(rng.sample(range(len(text) + 1), 2))) for _ in range(3) if len(text) > 1]
-        for start, end in spans:
+        for start, end in _stretches(text, rng):
             _same_as_finditer(text, start, end)
 
 
