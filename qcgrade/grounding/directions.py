@@ -368,7 +368,7 @@ def _flat_candidates(flat: bytes, start: int, stop: int) -> list[tuple[int, str]
         return found
     for word in present:
         text = word.decode()
-        found.extend((at, text) for at in _whole_word_starts(flat, word, start, stop))
+        found.extend((at, text) for at in whole_word_starts(flat, word, start, stop))
     found.sort()
     return found
 
@@ -495,19 +495,22 @@ def may_say_in(flat: bytes, start: int, stop: int, unnegated: frozenset[bytes], 
     return any(
         _FLAT_NEGATION_KEY.search(flat, max(floor, at - _LOOKBACK), at) is not None
         for word in negated.intersection(tokens)
-        for at in _whole_word_starts(flat, word, start, stop + 1)
+        for at in whole_word_starts(flat, word, start, stop + 1)
     )
 
 
-def _whole_word_starts(flat: bytes, word: bytes, start: int, end: int) -> Iterator[int]:
+def whole_word_starts(flat: bytes, word: bytes, start: int, end: int, cut: bool = False) -> Iterator[int]:
     """Where ``word`` stands whole in ``flat`` (see :func:`_whole_at`) within ``flat[start:end]``, in order.
+
+    ``cut``: the stretch's end ends a word too (as for a pattern run with ``end`` as its end).
 
     Linear in the stretch: each search resumes past the previous find, and
     a whole word cannot start inside another find (there is no blank there).
     """
     at = flat.find(word, start, end)
     while at >= 0:
-        if _whole_at(flat, at, at + len(word)):
+        stop = at + len(word)
+        if _whole_at(flat, at, stop) or (cut and stop == end and (at == 0 or flat[at - 1] == 32)):
             yield at
         at = flat.find(word, at + len(word), end)
 

@@ -44,6 +44,7 @@ from .directions import (
     first_bytes_saying,
     implied_directions,
     may_say_in,
+    whole_word_starts,
 )
 from .not_values import states_no_value, writes_a_date
 from .values import (
@@ -158,13 +159,11 @@ def clause_breaks(text: str, flat: bytes | None, start: int, end: int) -> list[t
         return [match.span() for match in _CLAUSE_BREAK.finditer(text, start, end)]
     breaks = [match.span() for match in _PUNCTUATION_BREAK.finditer(text, start, end)]
     for word in _JOINING_WORDS.intersection(flat[start:end].split()):
-        at = flat.find(word, start, end)
-        while at >= 0:
+        # Whole, as far as the stretch goes (the pattern takes its end for the text's).
+        for at in whole_word_starts(flat, word, start, end, cut=True):
             stop = at + len(word)
-            # Whole, as far as the stretch goes (the pattern takes its end for the text's).
-            if (at == 0 or flat[at - 1] == 32) and (stop == end or flat[stop] == 32) and _joins(text, at, stop, end):
+            if _joins(text, at, stop, end):
                 breaks.append((at, stop))
-            at = flat.find(word, stop, end)
     breaks.sort()
     return breaks
 

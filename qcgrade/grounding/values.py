@@ -406,12 +406,10 @@ def same_value(stated: Value, source: Value) -> bool:
     one.
     """
     a, b = stated, source
-    if b.derived and a.unit == "percent" and b.unit != "percent":
-        return False  # computed points, levels or multiples: never a number written as a percentage
-    if b.derived and b.unit == "multiple" and a.unit != "multiple":
-        return False  # a computed ratio is written as one ("7x", "7 times"), never as a bare number
-    if b.derived and b.unit == "percent" and a.unit != "percent":
-        return False  # a computed change in percent is written as a percentage, never as a bare number
+    # A computed percentage stands only for a number written as one, and a computed ratio only
+    # for a multiple ("7x", "7 times"): computed points, levels and multiples are no percentage.
+    if b.derived and ((a.unit == "percent") != (b.unit == "percent") or (b.unit == "multiple" and a.unit != "multiple")):
+        return False
     if a.unit != b.unit and "bp" in (a.unit, b.unit) and ({a.unit, b.unit} & {"percent", "points"}):
         a_m, a_h, b_m, b_h = a.mantissa, a.half, b.mantissa, b.half
         if a.unit == "bp":
@@ -466,11 +464,7 @@ def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
                     continue  # indistinguishable from zero at the precision written
                 out.append(Value(amount, half, x.scale, unit, derived=True))
             if x.unit in ("percent", "plain"):
-                low, high = sorted((x.mantissa, y.mantissa))
-                change = (high - low) / low * 100
-                # Interval arithmetic, to first order: the change moves with either end.
-                spread = change * (x.half / x.mantissa + y.half / y.mantissa)
-                out.append(Value(change, spread, 0, "percent", derived=True))
+                out.append(_change_in_percent(x, y, rise=True))
     return out
 
 
@@ -506,12 +500,20 @@ def clause_values(values: tuple[Value, ...], way: int) -> list[Value]:
         for y in levels[i + 1 :]:
             out.extend(_ratios(x, y))
             if way < 0 and x.unit == y.unit and x.scale == y.scale:
-                # A fall is measured from the higher, earlier level ("fell to 479 from 548": 12.6%).
-                low, high = sorted((x.mantissa, y.mantissa))
-                fall = (high - low) / high * 100
-                spread = fall * (x.half / x.mantissa + y.half / y.mantissa)
-                out.append(Value(fall, spread, 0, "percent", derived=True))
+                out.append(_change_in_percent(x, y, rise=False))
     return out
+
+
+def _change_in_percent(x: Value, y: Value, rise: bool) -> Value:
+    """The change between two levels in percent: a rise from the lower, a fall from the higher.
+
+    ("rose to 548 from 479" is 14.4% up, "fell to 479 from 548" 12.6% down.)
+    """
+    low, high = sorted((x.mantissa, y.mantissa))
+    change = (high - low) / (low if rise else high) * 100
+    # Interval arithmetic, to first order: the change moves with either end.
+    spread = change * (x.half / x.mantissa + y.half / y.mantissa)
+    return Value(change, spread, 0, "percent", derived=True)
 
 
 def _ratios(x: Value, y: Value) -> list[Value]:
