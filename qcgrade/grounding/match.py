@@ -481,10 +481,10 @@ def citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[Citi
     yield from _reading(section, evidence).citing
 
 
-def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
+def _citing_sentences(section: Section, evidence: EvidenceSlice) -> list[CitingSentence]:
     citations, metric_tags = section.citations, section.metric_tags
     if not citations and not metric_tags:
-        return
+        return []
     # Markers come in reading order, so each sentence's markers are one run.
     spoiled: set[int] = set()
     cited = _cited_runs(citations, evidence.card_ids, section.text, spoiled)
@@ -495,14 +495,15 @@ def _citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[Cit
         indices = [index for index in cited if index not in spoiled] if spoiled else list(cited)
     no_cards: tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int, ...]] = ((), (), ())
     no_tags: tuple[tuple[str, ...], tuple[tuple[int, str], ...]] = ((), ())
-    # About a third of a section's sentences cite: only those are located.
-    for index in indices:
-        sentence_start, sentence_end, kind = section.sentence_span(index)
+    found: list[CitingSentence] = []
+    # About a third of a section's sentences cite: only those are located, in one pass.
+    for index, (sentence_start, sentence_end, kind) in zip(indices, section.sentence_spans(indices)):
         if kind == "code":
             continue
         cards, groups, starts = cited.get(index, no_cards)
         tags, spans = tagged.get(index, no_tags) if tagged else no_tags
-        yield CitingSentence(index, sentence_start, sentence_end, cards, tags, groups, starts, spans)
+        found.append(CitingSentence(index, sentence_start, sentence_end, cards, tags, groups, starts, spans))
+    return found
 
 
 # A soft line break as a reader sees it: one blank (the next line's indent and

@@ -10,7 +10,7 @@ because a reward call on a clean section needs neither in full.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from operator import itemgetter
 from typing import NamedTuple, Protocol
 
@@ -207,11 +207,14 @@ class Section:
 
     def sentence_span(self, index: int) -> tuple[int, int, str]:
         """``sentences[index]``'s start, end and kind, without building its text or ids."""
+        return self.sentence_spans((index,))[0]
+
+    def sentence_spans(self, indices: Iterable[int]) -> list[tuple[int, int, str]]:
+        """:meth:`sentence_span` of each of ``indices``, in one pass (grounding asks for every citing sentence)."""
         if self._sentences is not _UNSET:
-            sentence = self._sentences[index]  # type: ignore[index]
-            return sentence.start, sentence.end, sentence.kind
-        ends = self._ends
-        return _span(self._doc, ends[index - 1] if index else 0, ends[index])
+            sentences: list[Sentence] = self._sentences  # type: ignore[assignment]
+            return [(s.start, s.end, s.kind) for s in (sentences[index] for index in indices)]
+        return _spans(self._doc, self._ends, indices)
 
     def numerals_within(self, sentences: set[int]) -> Iterator[Numeral]:
         """Numerals in the given sentences, in order, scanning only those sentences.
@@ -589,16 +592,23 @@ def _one_sentence(doc: Document, lo: int, hi: int, cites: tuple[str, ...], tags:
     return Sentence(src_start, src_end, stripped, kind, cites, tags)
 
 
-def _span(doc: Document, lo: int, hi: int) -> tuple[int, int, str]:
-    """Source start, end and kind of the sentence between visible offsets ``lo`` and ``hi`` (as :func:`_one_sentence`)."""
-    piece = doc.visible[lo:hi]
-    stripped = piece.lstrip()
-    first = hi - len(stripped)
-    last = first + len(stripped.rstrip())
-    src_start, src_end = doc.projection.to_source(first, last)
-    units = doc.units
-    kind = units[bisect_right(doc.unit_starts, first) - 1].kind if units else "paragraph"
-    return src_start, src_end, kind
+def _spans(doc: Document, ends: list[int], indices: Iterable[int]) -> list[tuple[int, int, str]]:
+    """Source start, end and kind of each sentence ``indices`` names (as :func:`_one_sentence` finds them).
+
+    Sentence ``i`` lies between visible offsets ``ends[i - 1]`` (0 for the
+    first) and ``ends[i]``, its blanks at either end left out.
+    """
+    visible, to_source = doc.visible, doc.projection.to_source
+    units, unit_starts = doc.units, doc.unit_starts
+    spans: list[tuple[int, int, str]] = []
+    for index in indices:
+        hi = ends[index]
+        stripped = visible[ends[index - 1] if index else 0 : hi].lstrip()
+        first = hi - len(stripped)
+        src_start, src_end = to_source(first, first + len(stripped.rstrip()))
+        kind = units[bisect_right(unit_starts, first) - 1].kind if units else "paragraph"
+        spans.append((src_start, src_end, kind))
+    return spans
 
 
 def _find_tldrs(doc: Document, folded: str, masks: list[tuple[int, int]], scan: list[str | None]) -> tuple[list[Tldr], list[int]]:
