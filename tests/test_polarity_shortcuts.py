@@ -12,10 +12,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from qcgrade.evidence import load_slice
 from qcgrade.grounding import directions, match
 from qcgrade.grounding.directions import (
     _AT_CONTEXT_WORD,
@@ -26,6 +28,7 @@ from qcgrade.grounding.directions import (
     DIRECTION_WORD,
     _flat_candidates,
 )
+from qcgrade.injectors import inject
 from qcgrade.reading.section import parse_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,3 +209,95 @@ def test_content_words_of_ascii_text_are_the_patterns() -> None:
 @given(st.lists(st.sampled_from([*_WORD_PIECES, "\u00e9", "caf\u00e9", "\u0131"]), max_size=16).map("".join))
 def test_content_words_on_hypothesis_text(text: str) -> None:
     assert match.content_words(text) == _content_words_the_long_way(text)
+
+
+# The long way for the whole check: no sentence ruled out before reading, every one read with
+# the plain pattern (what polarity_misses does for a text that folds oddly).
+def _misses(
+    section_text: str, evidence: object, long_way: bool, monkeypatch: pytest.MonkeyPatch, every_suspect: bool = False
+) -> list[tuple]:
+    """What polarity_misses finds; ``every_suspect``: each word it judges counts as a miss (so every suspect is seen)."""
+    with monkeypatch.context() as patched:
+        if long_way:
+            patched.setattr(directions.DirectionReader, "flat_text", lambda self: None)
+            patched.setattr(directions.DirectionReader, "_flat", lambda self: None)
+        if every_suspect:
+            patched.setattr(match._SentenceReader, "judge", _judged_a_miss)
+        section = parse_section(section_text)
+        found = match.polarity_misses(section, evidence)  # type: ignore[arg-type]
+        return [(m.direction, m.card, m.card_direction.direction, m.cited.index) for m in found]
+
+
+def _judged_a_miss(reader: match._SentenceReader, direction: directions.Direction) -> match.PolarityMiss:
+    """A judge that finds every word it is asked about a miss: what reaches it is what the filters let through."""
+    said = match.CardDirection(direction, "", (), frozenset())
+    return match.PolarityMiss(direction, "", said, reader.where)
+
+
+_SLICES = sorted((ROOT / "fixtures").rglob("*.json"))
+# Sentences of one or more citation groups, dense in direction words of both signs, negated
+# or not, the negation near the word, far from it, or in another sentence.
+_SECTION_PIECES = [
+    *"revenue the margin costs volumes prices of and in 2024 5% 11% 18% was to from".split() * 6,
+    *"rose fell grew declined higher lower up down increased narrowed widened improved worsened".split() * 3,
+    *["did not", "never", "no longer", "failed to", "didn't", "cannot", "without"],
+    *["[C1]", "[C2]", "[C3]", "[C1][C2]", "[C2], [C3]"] * 4,
+    *[".", ";", ",", "\n\n", "|"],
+]
+
+
+@pytest.mark.parametrize("path", _SLICES, ids=lambda p: p.parent.name)
+def test_polarity_misses_are_the_long_ways_on_fixtures_and_injections(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every fixture section of the slice, and its injections: the same misses with and without the shortcuts."""
+    evidence = load_slice(path.read_bytes())
+    texts = [path.with_suffix(".md").read_text(encoding="utf-8")]
+    for defect in ("claim_negation", "number_swap", "citation_swap"):
+        for seed in range(4):
+            try:
+                texts.append(inject(texts[0], evidence, defect, seed).text)
+            except ValueError:  # the defect does not apply to this section
+                continue
+    for text in texts:
+        assert _misses(text, evidence, False, monkeypatch) == _misses(text, evidence, True, monkeypatch)
+        for negated in (text, _negated_throughout(text)):
+            assert _misses(negated, evidence, False, monkeypatch, True) == _misses(negated, evidence, True, monkeypatch, True)
+    assert len(texts) > 1
+
+
+def _negated_throughout(text: str) -> str:
+    """The text with its commonest direction words negated: suspects that only a negation makes."""
+    for word in ("rose", "fell", "grew", "declined", "increased", "decreased", "improved", "higher", "lower"):
+        text = text.replace(f" {word} ", f" did not {word} ")
+    return text
+
+
+def test_the_fixture_injections_hold_misses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above sees misses, not only sections without any."""
+    missed = 0
+    for path in _SLICES:
+        evidence = load_slice(path.read_bytes())
+        text = path.with_suffix(".md").read_text(encoding="utf-8")
+        for seed in range(4):
+            try:
+                missed += len(_misses(inject(text, evidence, "claim_negation", seed).text, evidence, False, monkeypatch))
+            except ValueError:
+                continue
+    assert missed > 5
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(
+    path=st.sampled_from(_SLICES),
+    pieces=st.lists(st.sampled_from(_SECTION_PIECES), max_size=60),
+    rng=st.randoms(use_true_random=False),
+)
+def test_polarity_misses_are_the_long_ways_on_built_sections(
+    path: Path, pieces: list[str], rng: random.Random, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    evidence = load_slice(path.read_bytes())
+    ids = [card.id for card in evidence.cards]
+    text = " ".join(pieces)
+    for i in range(3):
+        text = text.replace(f"C{i + 1}]", f"{rng.choice(ids)}]")
+    assert _misses(text, evidence, False, monkeypatch) == _misses(text, evidence, True, monkeypatch)
+    assert _misses(text, evidence, False, monkeypatch, True) == _misses(text, evidence, True, monkeypatch, True)
