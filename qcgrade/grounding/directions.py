@@ -323,12 +323,6 @@ class DirectionReader:
         """The text flattened (see :func:`_flattened`), or None when it folds oddly (then read it the plain way)."""
         return self._flat()
 
-    def blank_from(self, at: int) -> int | None:
-        """The first offset from ``at`` where the flattened text is blank (no word runs across it), if any."""
-        flat = self._flat()
-        found = -1 if flat is None else flat.find(b" ", at)
-        return None if found < 0 else found
-
     def directions(self, start: int, stop: int) -> list[Direction]:
         """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
         flat = self._flat()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -44,6 +44,7 @@ from .directions import (
     directions,
     first_bytes_saying,
     implied_directions,
+    may_say_in,
     may_say_negated,
     whole_word_starts,
 )
@@ -773,16 +774,25 @@ def _some_group_may_say(words: DirectionReader, facts: SliceFacts, where: Citing
     it, and none starts inside the marker's word. Where the stretches would
     overlap, the sentence is read.
     """
+    flat = words.flat_text()
+    if flat is None:
+        return True  # the text folds oddly: the sentence is read
     groups, starts = where.groups, where.group_starts
     lo = where.start
     for i, group in enumerate(groups[:-1]):
-        end = words.blank_from(starts[i])
-        if end is None or starts[i] < lo:
+        end = flat.find(b" ", starts[i])  # the first blank from the marker's start: no word runs across it
+        if end < 0 or starts[i] < lo:
             return True
-        if words.may_say(lo, end, facts.contradicted_by(group), sentence_start=where.start):
+        if _group_may_say(flat, facts, group, lo, end, where.start):
             return True
         lo = end + 1
-    return words.may_say(lo, where.end, facts.contradicted_by(groups[-1]), sentence_start=where.start)
+    return _group_may_say(flat, facts, groups[-1], lo, where.end, where.start)
+
+
+def _group_may_say(flat: bytes, facts: SliceFacts, group: tuple[str, ...], start: int, stop: int, floor: int) -> bool:
+    """:func:`may_say_in` for a stretch that one group owns, with the words its cards contradict (kept per group)."""
+    saying = facts.first_words_contradicted(group)
+    return saying is not None and may_say_in(flat, start, stop, *saying, floor)
 
 
 def _contradicted(facts: SliceFacts, owners: tuple[str, ...], direction: Direction) -> bool:
@@ -860,7 +870,7 @@ class _SentenceReader:
         self.tags = where.tag_spans
         self.tag_starts = [at for at, _tag in where.tag_spans]
         self._words: dict[tuple[int, int], frozenset[str]] = {}
-        self._kinds: Counter[tuple[str, int, bool]] | None = None  # counted when a weak tie is tried
+        self._kinds: dict[tuple[str, int, bool], int] | None = None  # counted when a weak tie is tried
 
     def clause(self, at: int) -> tuple[int, int]:
         where = self.where
@@ -1031,9 +1041,14 @@ class _SentenceReader:
         first = on_axis[0].direction
         if any(d.direction.sign != first.sign or d.direction.negated != first.negated for d in on_axis):
             return []
-        if self._kinds is None:
-            self._kinds = Counter((d.axis, d.sign, d.negated) for d in self.found)
-        agreeing = self._kinds[(first.axis, first.sign, first.negated)] - (1 if agrees(direction, first) else 0)
+        kinds = self._kinds
+        if kinds is None:
+            # Counted once per sentence (a plain dict: cheaper to build than a Counter for a few words).
+            kinds = self._kinds = {}
+            for d in self.found:
+                said = (d.axis, d.sign, d.negated)
+                kinds[said] = kinds.get(said, 0) + 1
+        agreeing = kinds.get((first.axis, first.sign, first.negated), 0) - (1 if agrees(direction, first) else 0)
         if agreeing > 0:
             return []
         return [(owners[0], on_axis[0])]
