@@ -86,23 +86,34 @@ _YARDSTICK = (
     + _FIGURE
     + r"|consensus|guidance|expectations|estimates?|targets?|forecasts?|plan|budget|peers)"
 )
-_CONTEXTUAL = (
-    rf"|(?P<up>up)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"
-    rf"|(?P<down>down)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"
-    rf"|(?P<above>above|ahead\s+of|more\s+than)(?=\s+{_YARDSTICK})"
-    rf"|(?P<below>below|behind|less\s+than|short\s+of)(?=\s+{_YARDSTICK})"
+# Each contextual alternative, with the words it may begin with (as the flattened text has them).
+_CONTEXT_ALTERNATIVES: list[tuple[str, str]] = [
+    ("up", rf"(?P<up>up)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"),
+    ("down", rf"(?P<down>down)(?=\s+(?:{_FIGURE}|(?:to|from|by)(?!\w))|\s*\|)"),
+    ("above ahead more", rf"(?P<above>above|ahead\s+of|more\s+than)(?=\s+{_YARDSTICK})"),
+    ("below behind less short", rf"(?P<below>below|behind|less\s+than|short\s+of)(?=\s+{_YARDSTICK})"),
     # A figure before a comparison makes it one ("15% below the leader", "30% smaller than").
-    rf"|(?<={_MEASURE})(?P<more>above|larger|bigger|greater|more)"
-    rf"|(?<={_MEASURE})(?P<less>below|smaller|fewer|less)"
+    ("above larger bigger greater more", rf"(?<={_MEASURE})(?P<more>above|larger|bigger|greater|more)"),
+    ("below smaller fewer less", rf"(?<={_MEASURE})(?P<less>below|smaller|fewer|less)"),
     # A comparative adjective compares when "than" follows ("larger than the company's figure").
-    r"|(?P<more>larger|bigger|greater)(?=\s+than(?!\w))"
-    r"|(?P<less>smaller|fewer)(?=\s+than(?!\w))"
+    ("larger bigger greater", r"(?P<more>larger|bigger|greater)(?=\s+than(?!\w))"),
+    ("smaller fewer", r"(?P<less>smaller|fewer)(?=\s+than(?!\w))"),
     # "contracted backlog" is under contract; "margin contracted (sharply) to" shrank.
-    r"|(?P<contracted>contracted)(?!\s+(?![\p{L}]+ly(?![\p{L}]))(?!to|by|from|in|on|at|as|and|but|while)\p{L})"
+    (
+        "contracted",
+        r"(?P<contracted>contracted)(?!\s+(?![\p{L}]+ly(?![\p{L}]))(?!to|by|from|in|on|at|as|and|but|while)\p{L})",
+    ),
     # A hedge may stand between a change and its figure ("gain around three points", "lost roughly 3").
-    rf"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<gain>gain(?:s|ed|ing)?)(?=\s+(?:of\s|{_HEDGE}{_FIGURE}))"
-    rf"|(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<loss>loss(?:es)?|lost|lose|loses|losing)(?=\s+(?:of\s|{_HEDGE}{_FIGURE}))"
-)
+    (
+        "gain gains gained gaining",
+        rf"(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<gain>gain(?:s|ed|ing)?)(?=\s+(?:of\s|{_HEDGE}{_FIGURE}))",
+    ),
+    (
+        "loss losses lost lose loses losing",
+        rf"(?<!(?:net|operating|pre-tax|after-tax|comprehensive|impairment)\s+)(?P<loss>loss(?:es)?|lost|lose|loses|losing)(?=\s+(?:of\s|{_HEDGE}{_FIGURE}))",
+    ),
+]
+_CONTEXTUAL = "".join("|" + alternative for _words, alternative in _CONTEXT_ALTERNATIVES)
 _CONTEXT_MEANING = {
     "up": (SIZE, UP),
     "down": (SIZE, DOWN),
@@ -183,6 +194,20 @@ _CONTEXT_FIRST_MEANING: dict[str, tuple[str, int]] = {
     ),
 }
 _CONTEXT_FIRST = frozenset(_CONTEXT_FIRST_MEANING)
+# DIRECTION_WORD as it reads at a contextual first word: only the alternatives that may begin
+# with it, in the same order. Such a word is no word of the lexicon, and every alternative
+# begins with one first word, whole (see _CONTEXT_ALTERNATIVES): where the text does not fold
+# oddly (see DirectionReader), the others cannot match there, so the match is the same, for a
+# fraction of the work (the full pattern tries every alternative, lookbehinds first).
+_AT_CONTEXT_WORD = {
+    word: regex.compile(
+        r"\b(?<![\w\-])(?:"
+        + "|".join(alternative for words, alternative in _CONTEXT_ALTERNATIVES if word in words.split())
+        + r")(?![\w\-])",
+        regex.IGNORECASE,
+    )
+    for word in sorted(_CONTEXT_FIRST)
+}
 _FIRST_WORDS = frozenset(LEXICON) | _CONTEXT_FIRST
 _RUN = regex.compile(r"\w+")
 
@@ -298,12 +323,6 @@ class DirectionReader:
         """The text flattened (see :func:`_flattened`), or None when it folds oddly (then read it the plain way)."""
         return self._flat()
 
-    def blank_from(self, at: int) -> int | None:
-        """The first offset from ``at`` where the flattened text is blank (no word runs across it), if any."""
-        flat = self._flat()
-        found = -1 if flat is None else flat.find(b" ", at)
-        return None if found < 0 else found
-
     def directions(self, start: int, stop: int) -> list[Direction]:
         """Every direction word in ``text[start:stop]``, as ``directions(text, start, stop)`` gives them."""
         flat = self._flat()
@@ -328,7 +347,7 @@ class DirectionReader:
                     last = end
                     found.append(Direction(at, end, text[at:end], *meaning, _negated_flat(flat, text, start, at)))
                 else:
-                    match = DIRECTION_WORD.match(text, at, stop)
+                    match = _AT_CONTEXT_WORD.get(word, DIRECTION_WORD).match(text, at, stop)
                     if match is not None:
                         last = match.end()
                         found.append(_direction(text, start, at, match, _negated_flat(flat, text, start, at)))
@@ -486,10 +505,18 @@ def may_say_in(flat: bytes, start: int, stop: int, unnegated: frozenset[bytes], 
     tokens = flat[start : stop + 1].split()
     if not unnegated.isdisjoint(tokens):
         return True
-    if negated.isdisjoint(tokens):
-        return False
     # A negation window reaches _LOOKBACK characters back: a search from there is linear in the stretch.
-    if _FLAT_NEGATION_KEY.search(flat, max(floor, start - _LOOKBACK), stop) is None:
+    return _FLAT_NEGATION_KEY.search(flat, max(floor, start - _LOOKBACK), stop) is not None and may_say_negated(
+        flat, tokens, start, stop, negated, floor
+    )
+
+
+def may_say_negated(flat: bytes, tokens: list[bytes], start: int, stop: int, negated: frozenset[bytes], floor: int) -> bool:
+    """Whether a word of ``negated`` among ``tokens`` (the words of ``flat[start : stop + 1]``) has a negation key in its window.
+
+    See :func:`may_say_in`: a stretch that holds a key (the caller has searched) and a word of ``negated``.
+    """
+    if negated.isdisjoint(tokens):
         return False
     # Each window is searched once: linear in the stretch too.
     return any(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -30,6 +30,7 @@ from ..evidence import Card, EvidenceSlice
 from ..reading.lexicon import NUMERAL
 from ..reading.section import Marker, Numeral, Section
 from .directions import (
+    _FLAT_NEGATION_KEY,
     DOWN,
     LEXICON,
     OUTCOME,
@@ -44,6 +45,7 @@ from .directions import (
     first_bytes_saying,
     implied_directions,
     may_say_in,
+    may_say_negated,
     whole_word_starts,
 )
 from .not_values import states_no_value, writes_a_date
@@ -84,10 +86,16 @@ _STOPWORDS = frozenset(
 _STEM = 5  # characters of a word that identify it ("deposits" ~ "deposit", "margins" ~ "margin")
 
 
+# _WORD on ASCII text, for the ``re`` engine: there a letter is an ASCII letter and a word
+# character an ASCII letter, digit or underscore. A call per clause judged: the stdlib engine
+# starts a short search for a fraction of what the ``regex`` module's costs.
+_ASCII_WORD = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z][A-Za-z\-']{3,}")
+
+
 def content_words(text: str) -> frozenset[str]:
     """The stems of a clause's content words (no stopwords, no direction words)."""
     stems = set()
-    for match in _WORD.finditer(text):
+    for match in (_ASCII_WORD if text.isascii() else _WORD).finditer(text):
         word = match.group().lower()
         if word in _STOPWORDS or word in LEXICON:
             continue
@@ -144,6 +152,14 @@ def clause_bounds(text: str, start: int, end: int, at: int) -> tuple[int, int]:
     return lo, hi
 
 
+# _PUNCTUATION_BREAK for the ``re`` engine (the same spans on any text): the ``regex``
+# module's ``\s`` is Unicode White_Space, spelled out here, where the stdlib's also takes
+# the separators U+001C to U+001F. A sentence judged pays for one search, and the stdlib
+# engine starts one for less.
+_WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_PUNCTUATION_BREAK_RE = re.compile(rf"[,;:()\u2013\u2014]|[{_WHITE_SPACE}]-[{_WHITE_SPACE}]")
+
+
 def clause_breaks(text: str, flat: bytes | None, start: int, end: int) -> list[tuple[int, int]]:
     """The spans of ``_CLAUSE_BREAK.finditer(text, start, end)``, in order.
 
@@ -157,7 +173,7 @@ def clause_breaks(text: str, flat: bytes | None, start: int, end: int) -> list[t
     """
     if flat is None:
         return [match.span() for match in _CLAUSE_BREAK.finditer(text, start, end)]
-    breaks = [match.span() for match in _PUNCTUATION_BREAK.finditer(text, start, end)]
+    breaks = [match.span() for match in _PUNCTUATION_BREAK_RE.finditer(text, start, end)]
     for word in _JOINING_WORDS.intersection(flat[start:end].split()):
         # Whole, as far as the stretch goes (the pattern takes its end for the text's).
         for at in whole_word_starts(flat, word, start, end, cut=True):
@@ -709,9 +725,18 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         if saying is None:
             continue
         # What the sentence's cards contradict holds what any of its groups does: a sentence
-        # with no word that may say it has no suspect.
-        if flat is not None and not may_say_in(flat, where.start, where.end, *saying, where.start):
-            continue
+        # with no word that may say it has no suspect (directions.may_say_in, written out here:
+        # most sentences are ruled out by one set test and, as most echo their cards' words and
+        # hold no negation, one search for a key, which goes first).
+        if flat is not None:
+            start, end = where.start, where.end
+            tokens = flat[start : end + 1].split()
+            unnegated, negated = saying
+            if unnegated.isdisjoint(tokens) and (
+                _FLAT_NEGATION_KEY.search(flat, start, end) is None
+                or not may_say_negated(flat, tokens, start, end, negated, start)
+            ):
+                continue
         if len(where.groups) > 1 and not _some_group_may_say(words, facts, where):
             continue
         read = words.directions(where.start, where.end)
@@ -750,16 +775,25 @@ def _some_group_may_say(words: DirectionReader, facts: SliceFacts, where: Citing
     it, and none starts inside the marker's word. Where the stretches would
     overlap, the sentence is read.
     """
+    flat = words.flat_text()
+    if flat is None:
+        return True  # the text folds oddly: the sentence is read
     groups, starts = where.groups, where.group_starts
     lo = where.start
     for i, group in enumerate(groups[:-1]):
-        end = words.blank_from(starts[i])
-        if end is None or starts[i] < lo:
+        end = flat.find(b" ", starts[i])  # the first blank from the marker's start: no word runs across it
+        if end < 0 or starts[i] < lo:
             return True
-        if words.may_say(lo, end, facts.contradicted_by(group), sentence_start=where.start):
+        if _group_may_say(flat, facts, group, lo, end, where.start):
             return True
         lo = end + 1
-    return words.may_say(lo, where.end, facts.contradicted_by(groups[-1]), sentence_start=where.start)
+    return _group_may_say(flat, facts, groups[-1], lo, where.end, where.start)
+
+
+def _group_may_say(flat: bytes, facts: SliceFacts, group: tuple[str, ...], start: int, stop: int, floor: int) -> bool:
+    """:func:`may_say_in` for a stretch that one group owns, with the words its cards contradict (kept per group)."""
+    saying = facts.first_words_contradicted(group)
+    return saying is not None and may_say_in(flat, start, stop, *saying, floor)
 
 
 def _contradicted(facts: SliceFacts, owners: tuple[str, ...], direction: Direction) -> bool:
@@ -837,7 +871,7 @@ class _SentenceReader:
         self.tags = where.tag_spans
         self.tag_starts = [at for at, _tag in where.tag_spans]
         self._words: dict[tuple[int, int], frozenset[str]] = {}
-        self._kinds: Counter[tuple[str, int, bool]] | None = None  # counted when a weak tie is tried
+        self._kinds: dict[tuple[str, int, bool], int] | None = None  # counted when a weak tie is tried
 
     def clause(self, at: int) -> tuple[int, int]:
         where = self.where
@@ -1008,9 +1042,14 @@ class _SentenceReader:
         first = on_axis[0].direction
         if any(d.direction.sign != first.sign or d.direction.negated != first.negated for d in on_axis):
             return []
-        if self._kinds is None:
-            self._kinds = Counter((d.axis, d.sign, d.negated) for d in self.found)
-        agreeing = self._kinds[(first.axis, first.sign, first.negated)] - (1 if agrees(direction, first) else 0)
+        kinds = self._kinds
+        if kinds is None:
+            # Counted once per sentence (a plain dict: cheaper to build than a Counter for a few words).
+            kinds = self._kinds = {}
+            for d in self.found:
+                said = (d.axis, d.sign, d.negated)
+                kinds[said] = kinds.get(said, 0) + 1
+        agreeing = kinds.get((first.axis, first.sign, first.negated), 0) - (1 if agrees(direction, first) else 0)
         if agreeing > 0:
             return []
         return [(owners[0], on_axis[0])]
