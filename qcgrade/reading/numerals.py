@@ -496,9 +496,11 @@ def digit_shapes(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
     The regex engine tries its guard at every position; the stdlib engine finds
     the next digit several times faster, and no numeral starts more than two
-    characters before it.
+    characters before it, so the regex engine is asked only where one may
+    start (:func:`_numeral_near`), never to scan on through prose. A plain
+    ASCII numeral where no guard of the pattern can apply is read by the
+    stdlib engine alone (:func:`_plain_numeral`).
     """
-    search = DIGIT_SHAPES.search
     find_digit = _DIGIT_OR_OTHER.search
     spans: list[tuple[int, int]] = []
     at = start
@@ -506,12 +508,105 @@ def digit_shapes(text: str, start: int, end: int) -> list[tuple[int, int]]:
         digit = find_digit(text, at, end)
         if digit is None:
             return spans
-        match = search(text, max(at, digit.start() - 2), end)
-        if match is None:
-            return spans
-        span = match.span()
+        first = digit.start()
+        span = _plain_numeral(text, at, first, end) if text[first] <= "9" else None  # an ASCII digit
+        if span is None:
+            span = _numeral_near(text, max(at, first - 2), first, end)
+            if span is None:
+                at = first + 1  # none starts here: the next may start only near the next digit
+                continue
         spans.append(span)
         at = span[1]
+
+
+def _numeral_near(text: str, low: int, first: int, end: int) -> tuple[int, int] | None:
+    """The span of the first DIGIT_SHAPES match starting from ``low`` to ``first`` (the digit), if any.
+
+    Between ``low`` and ``first`` stand only ASCII characters and NOT_TRIGGERS:
+    a numeral may start there only at an ASCII sign or dollar.
+    """
+    match = DIGIT_SHAPES.match
+    for at in range(low, first):
+        if text[at] in "+-$":
+            found = match(text, at, end)
+            if found is not None:
+                return found.span()
+    found = match(text, first, end)
+    return None if found is None else found.span()
+
+
+# Characters before a numeral that no guard of _FREE looks for: no letter,
+# mark, digit, underscore, separator, apostrophe, hyphen, sign or currency
+# sign (tests/test_numeral_scan.py checks each). A blank may end a category
+# word ("Scope 3"): _plain_numeral looks at the word before it.
+_BLANKS = " \u00a0"
+CLEAR_BEFORE = frozenset(_BLANKS + '\t\n\r\u2028\u2029\u2063\u2013\u2014\u201c\u2018()[]{}"/:;|*<>=!?&#@~^`\\')
+# The body of _FREE in ASCII: an optional sign and dollar, digits with their
+# separators (an apostrophe only before exactly three digits), a percent or
+# dollar sign and a unit of ASCII letters. Group 1 is the digits and what follows.
+_PLAIN_NUMERAL = re.compile(r"[+\-]?\$?([0-9]+(?:(?:[.,]|'(?=[0-9]{3}(?![0-9])))[0-9]+)*[%$]?[A-Za-z]*)")
+# After a plain numeral, a character that may go on with it in the regex
+# engine's reading: any non-ASCII one but the NOT_TRIGGERS that are no
+# separator (a digit, mark, separator, percent or currency sign or letter may).
+# An apostrophe after a numeral decides on the three characters after it, so
+# the window looked at holds four.
+GOES_ON = re.compile(f"[{_non_ascii_but(NOT_TRIGGERS.replace(chr(0xA0), ''))}]")
+_LOOK_AHEAD = 4
+# Category words lower-cased ("Fig." aside: a stop before the blank is left to the regex engine).
+_CATEGORY_LOWER = frozenset(w.lower() for w in _CATEGORY_WORDS.split("|") if w.isalpha())
+_LONGEST_CATEGORY = max(map(len, _CATEGORY_LOWER))
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _plain_numeral(text: str, at: int, digit: int, end: int) -> tuple[int, int] | None:
+    """The span DIGIT_SHAPES first matches from ``max(at, digit - 2)``, or None when only the regex engine can tell.
+
+    ``digit`` is the first digit at or after ``at``. When the character
+    before the numeral's start (its sign or dollar, else the digit) is one no
+    guard of _FREE looks for, no numeral starts before it and those guards
+    hold: the match is the one the stdlib engine reads, unless a character
+    after it may go on with it, or the numeral may be a period ("3Q24"), a
+    filing ("10-K"), or one or two digits after a category word ("Scope 3").
+    """
+    begin = digit
+    if begin > at and text[begin - 1] == "$":
+        begin -= 1
+    if begin > at and text[begin - 1] in "+-":
+        begin -= 1
+    if begin and text[begin - 1] not in CLEAR_BEFORE:
+        return None
+    found = _PLAIN_NUMERAL.match(text, begin, end)
+    if found is None:
+        return None  # "$" before a digit past ``end``: cannot be, but the regex engine decides
+    stop = found.end()
+    if GOES_ON.search(text, stop, min(end, stop + _LOOK_AHEAD)) is not None:
+        return None
+    if begin < digit:
+        return begin, stop  # a sign or dollar first: the period, filing and category guards need a digit there
+    body = found.group(1)
+    if body[1:2] in ("Q", "H"):
+        return None  # "3Q24", "1H"
+    digits = len(body) - len(body.lstrip("0123456789"))
+    if digits <= 2:
+        after = body[digits : digits + 2]
+        if not after and stop < end and text[stop] == "-":
+            return None  # "10-K"
+        quantity = after[:1] == "%" or (after[:1] in (".", ",") and after[1:2].isdigit())
+        if not quantity and begin and text[begin - 1] in _BLANKS and _may_end_category_word(text, begin - 1):
+            return None
+    return begin, stop
+
+
+def _may_end_category_word(text: str, blank: int) -> bool:
+    """Whether a category word of _FREE may end just before ``text[blank]`` ("Scope 3"; True when unsure)."""
+    word = blank
+    while word > max(0, blank - _LONGEST_CATEGORY - 1) and text[word - 1] in _ASCII_LETTERS:
+        word -= 1
+    if word == blank:
+        return text[blank - 1 : blank] == "." or not text[blank - 1 : blank].isascii()  # "Fig. 2"; another script
+    if word and not text[word - 1].isascii():
+        return True  # a letter of another script may lengthen the word
+    return text[word:blank].lower() in _CATEGORY_LOWER
 
 
 #: Where a numeral may be; scanning starts a little before the first. Every
