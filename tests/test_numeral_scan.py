@@ -21,13 +21,14 @@ from qcgrade.reading.names import is_name, names_by_pattern
 from qcgrade.reading.numerals import (
     CLEAR_BEFORE,
     DIGIT_SHAPES,
-    GOES_ON,
     NOT_TRIGGERS,
     NUMERAL,
     NUMERAL_TRIGGER,
+    PLAIN_NUMERAL,
     NumeralStarts,
     _plain_numeral,
     digit_shapes,
+    non_ascii_chars,
     numeral_pattern,
     percent_word_at,
 )
@@ -344,6 +345,7 @@ PLAIN_PIECES = [
     "Scope ",
     "scope ",
     "TIER ",
+    "Phase\u00a0",
     "Fig. ",
     "Cla\u017f\u017f ",
     "Wren-",
@@ -388,11 +390,23 @@ def test_plain_numerals_property(text: str, a: int, b: int) -> None:
 
 
 def test_what_comes_before_or_after_a_plain_numeral_is_what_the_guards_ignore() -> None:
-    """CLEAR_BEFORE holds nothing a guard of the digit shapes looks for before a numeral; what GOES_ON
-    leaves out (NOT_TRIGGERS but the no-break space) holds nothing that may go on with one."""
+    """CLEAR_BEFORE holds nothing a guard of the digit shapes looks for before a numeral; of NOT_TRIGGERS,
+    PLAIN_NUMERAL reads a numeral before those that cannot go on with it (all but the no-break space)."""
     looked_at = regex.compile(r"[\p{L}\p{M}\p{N}\p{Sc}_.,'\u2019\-\u2010\u2011+\u2212\u00b1]")
     for char in CLEAR_BEFORE:
         assert looked_at.match(char) is None, hex(ord(char))
     goes_on = regex.compile(r"[\p{L}\p{M}\p{N}\p{Sc}.,\u00a0\u202f\u2009%\u2030\u2031\u066a\ufe6a\u0609\u060a]")
     for char in NOT_TRIGGERS:
-        assert (GOES_ON.match(char) is None) == (goes_on.match(char) is None), hex(ord(char))
+        # PLAIN_NUMERAL reads a numeral before the character only when nothing after it may go on with it.
+        assert (PLAIN_NUMERAL.match("(1" + char, 1) is None) == (goes_on.match(char) is not None), hex(ord(char))
+
+
+@given(
+    st.lists(st.sampled_from([*PIECES, "\ud800", "\udfff", "\U0001f4af", "\U0001ec8f", "a", "\u00e9", "\x7f"]), max_size=30).map(
+        "".join
+    )
+)
+@example("\ud83d\ude00 lone surrogates \udc00 and a pair")
+def test_non_ascii_chars_are_what_the_text_holds(text: str) -> None:
+    """non_ascii_chars (encode, drop ASCII bytes, decode) is the set a loop over the text builds."""
+    assert non_ascii_chars(text) == {c for c in text if not c.isascii()} - set(NOT_TRIGGERS)

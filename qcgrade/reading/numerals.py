@@ -261,20 +261,36 @@ _MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9]{{0,40}}[{_ASCII_LOOKALIKES}]"
 _MAY_PASS_AFTER_DOLLAR = re.compile(rf"\$[ \u00a0]?[0-9]{{0,40}}{_RUN_CHAR}")
 
 
-def _may_pass_forwards(text: str) -> bool:
+_ASCII_BYTES = bytes(range(128))
+
+
+def non_ascii_chars(text: str) -> frozenset[str]:
+    """The non-ASCII characters of ``text`` but NOT_TRIGGERS, in one C-level pass.
+
+    Asked once instead of a string search for each sign of a long list
+    (currency signs, rare percent signs, CJK numerals): encode the text, drop
+    its ASCII bytes (a multi-byte character is all non-ASCII bytes) and
+    decode what is left.
+    """
+    if text.isascii():
+        return frozenset()
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    return frozenset(rest).difference(NOT_TRIGGERS)
+
+
+def _may_pass_forwards(text: str, others: frozenset[str]) -> bool:
     """Whether ``_MAY_PASS_FORWARDS`` finds a currency sign before a look-alike (see above)."""
     if text.isascii():
         return _MAY_PASS_FORWARDS_ASCII.search(text) is not None
-    # A test for each sign (a fast string search) beats one scan for a class of them.
-    if any(sign in text for sign in _NON_ASCII_CURRENCY_SIGNS):
+    if not others.isdisjoint(_NON_ASCII_CURRENCY_SIGNS):
         return _MAY_PASS_FORWARDS.search(text) is not None
     return "$" in text and _MAY_PASS_AFTER_DOLLAR.search(text) is not None
 
 
-def _may_pass_backwards(text: str) -> bool:
+def _may_pass_backwards(text: str, others: frozenset[str]) -> bool:
     """Whether ``_MAY_PASS_BACKWARDS`` finds a percent sign, or a comma before a digit or look-alike."""
     backwards = text[::-1]
-    if any(sign in text for sign in _PERCENT_PAST_ASCII):
+    if not others.isdisjoint(_PERCENT_PAST_ASCII):
         return _MAY_PASS_BACKWARDS.search(backwards) is not None  # rare signs: the one class scan
     if "%" in text and _MAY_PASS_AFTER_PERCENT.search(backwards) is not None:
         return True
@@ -314,11 +330,15 @@ def may_show_lookalikes(text: str) -> bool:
     percent sign or comma (and not glued to a word), or just after a currency
     sign. Most text answers no and is scanned with the faster pattern.
     """
-    ascii = text.isascii()
+    return _may_show_lookalikes(text, non_ascii_chars(text))
+
+
+def _may_show_lookalikes(text: str, others: frozenset[str]) -> bool:
+    """:func:`may_show_lookalikes`, given ``text``'s :func:`non_ascii_chars`."""
     if (
-        not _may_pass_backwards(text)
-        and not _may_pass_forwards(text)
-        and (ascii or not any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS))
+        not _may_pass_backwards(text, others)
+        and not _may_pass_forwards(text, others)
+        and others.isdisjoint(_ASTRAL_CURRENCY_SIGNS)
     ):
         # Every trigger would be passed by a shortcut of the long way: only a
         # percent word or a magnitude word is left to look at.
@@ -473,9 +493,9 @@ def numeral_pattern(text: str) -> regex.Pattern[str] | None:
     digit at all: with no digit, CJK numeral or number emoji, only a look-alike
     numeral could be there, and mostly none can.
     """
-    # A test for each character (a fast string search) beats one scan for a class of them.
-    symbols = not text.isascii() and any(char in text for char in _SYMBOL_CHARS)
-    lookalikes = may_show_lookalikes(text)
+    others = non_ascii_chars(text)
+    symbols = not others.isdisjoint(_SYMBOL_CHARS)
+    lookalikes = _may_show_lookalikes(text, others)
     if not symbols and not lookalikes and _ANY_DIGIT.search(text) is None:
         return None
     return _PATTERNS[(symbols, lookalikes)]
@@ -541,17 +561,25 @@ def _numeral_near(text: str, low: int, first: int, end: int) -> tuple[int, int] 
 # word ("Scope 3"): _plain_numeral looks at the word before it.
 _BLANKS = " \u00a0"
 CLEAR_BEFORE = frozenset(_BLANKS + '\t\n\r\u2028\u2029\u2063\u2013\u2014\u201c\u2018()[]{}"/:;|*<>=!?&#@~^`\\')
-# The body of _FREE in ASCII: an optional sign and dollar, digits with their
-# separators (an apostrophe only before exactly three digits), a percent or
-# dollar sign and a unit of ASCII letters. Group 1 is the digits and what follows.
-_PLAIN_NUMERAL = re.compile(r"[+\-]?\$?([0-9]+(?:(?:[.,]|'(?=[0-9]{3}(?![0-9])))[0-9]+)*[%$]?[A-Za-z]*)")
 # After a plain numeral, a character that may go on with it in the regex
 # engine's reading: any non-ASCII one but the NOT_TRIGGERS that are no
 # separator (a digit, mark, separator, percent or currency sign or letter may).
-# An apostrophe after a numeral decides on the three characters after it, so
-# the window looked at holds four.
-GOES_ON = re.compile(f"[{_non_ascii_but(NOT_TRIGGERS.replace(chr(0xA0), ''))}]")
-_LOOK_AHEAD = 4
+_GOES_ON = f"[{_non_ascii_but(NOT_TRIGGERS.replace(chr(0xA0), ''))}]"
+# The body of _FREE in ASCII, read at the numeral's start: an optional sign and
+# dollar, digits with their separators (an apostrophe only before exactly three
+# digits), a percent or dollar sign and a unit of ASCII letters. It fails (the
+# regex engine decides) before what may be a period ("3Q24") or a filing
+# ("10-K": one or two digits, a hyphen and no digit), and when one of the four
+# characters after it may go on with it (an apostrophe decides on the three
+# after it). Group 1 is set for one or two digits after a blank that no
+# percent sign or decimal follows: a category word may stand before them.
+PLAIN_NUMERAL = re.compile(
+    r"(?>[+\-]?\$?"  # atomic: read greedily as the regex engine does, never backed into
+    r"(?:(?<=[ \u00a0])(?=[0-9]{1,2}(?![0-9%]|[.,][0-9]))()|)"
+    r"(?![0-9][QH])(?![0-9]{1,2}-[^0-9])"
+    r"[0-9]+(?:(?:[.,]|'(?=[0-9]{3}(?![0-9])))[0-9]+)*[%$]?[A-Za-z]*)"
+    rf"(?![\s\S]{{0,3}}{_GOES_ON})"
+)
 # Category words lower-cased ("Fig." aside: a stop before the blank is left to the regex engine).
 _CATEGORY_LOWER = frozenset(w.lower() for w in _CATEGORY_WORDS.split("|") if w.isalpha())
 _LONGEST_CATEGORY = max(map(len, _CATEGORY_LOWER))
@@ -564,9 +592,8 @@ def _plain_numeral(text: str, at: int, digit: int, end: int) -> tuple[int, int] 
     ``digit`` is the first digit at or after ``at``. When the character
     before the numeral's start (its sign or dollar, else the digit) is one no
     guard of _FREE looks for, no numeral starts before it and those guards
-    hold: the match is the one the stdlib engine reads, unless a character
-    after it may go on with it, or the numeral may be a period ("3Q24"), a
-    filing ("10-K"), or one or two digits after a category word ("Scope 3").
+    hold: the match is the one the stdlib engine reads (PLAIN_NUMERAL), unless
+    one or two digits may follow a category word ("Scope 3").
     """
     begin = digit
     if begin > at and text[begin - 1] == "$":
@@ -575,26 +602,10 @@ def _plain_numeral(text: str, at: int, digit: int, end: int) -> tuple[int, int] 
         begin -= 1
     if begin and text[begin - 1] not in CLEAR_BEFORE:
         return None
-    found = _PLAIN_NUMERAL.match(text, begin, end)
-    if found is None:
-        return None  # "$" before a digit past ``end``: cannot be, but the regex engine decides
-    stop = found.end()
-    if GOES_ON.search(text, stop, min(end, stop + _LOOK_AHEAD)) is not None:
+    found = PLAIN_NUMERAL.match(text, begin, end)
+    if found is None or (found.lastindex and _may_end_category_word(text, begin - 1)):
         return None
-    if begin < digit:
-        return begin, stop  # a sign or dollar first: the period, filing and category guards need a digit there
-    body = found.group(1)
-    if body[1:2] in ("Q", "H"):
-        return None  # "3Q24", "1H"
-    digits = len(body) - len(body.lstrip("0123456789"))
-    if digits <= 2:
-        after = body[digits : digits + 2]
-        if not after and stop < end and text[stop] == "-":
-            return None  # "10-K"
-        quantity = after[:1] == "%" or (after[:1] in (".", ",") and after[1:2].isdigit())
-        if not quantity and begin and text[begin - 1] in _BLANKS and _may_end_category_word(text, begin - 1):
-            return None
-    return begin, stop
+    return found.span()
 
 
 def _may_end_category_word(text: str, blank: int) -> bool:
