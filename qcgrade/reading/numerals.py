@@ -529,7 +529,14 @@ def digit_shapes(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if digit is None:
             return spans
         first = digit.start()
-        span = _plain_numeral(text, at, first, end) if text[first] <= "9" else None  # an ASCII digit
+        span = None
+        if text[first] <= "9":  # an ASCII digit
+            span = _plain_numeral(text, at, first, end)
+            if span is None and first and text[first - 1] in _ASCII_LETTERS:
+                past = _identifier_digits_end(text, first, end)
+                if past >= 0:
+                    at = past  # "FY25", "Q4": no numeral starts in these digits
+                    continue
         if span is None:
             span = _numeral_near(text, max(at, first - 2), first, end)
             if span is None:
@@ -537,6 +544,29 @@ def digit_shapes(text: str, start: int, end: int) -> list[tuple[int, int]]:
                 continue
         spans.append(span)
         at = span[1]
+
+
+# ASCII digits glued to an ASCII letter that no alternative of the digit
+# shapes reads: nothing after them that may go on with them as a quantity (a
+# non-ASCII character, a separator, a percent or dollar sign, the first letter
+# of a glued magnitude, or of one after a blank). Possessive: the whole run.
+_IDENTIFIER_DIGITS = re.compile(r"[0-9]++(?![^\x00-\x7f]|[.,'%$kmbKMtcl]|[ ][bmtcl])")
+_CURRENCY_CODE_SET = frozenset(_CURRENCY_CODES.split("|"))
+
+
+def _identifier_digits_end(text: str, first: int, end: int) -> int:
+    """Where the ASCII digits at ``first``, glued to an ASCII letter, end when no numeral starts in them; else -1.
+
+    Glued to a letter, digits are a numeral only as a glued quantity (a
+    separator or percent sign after them), after a currency code ("USD42"),
+    after a short capitalised prefix before a magnitude ("R42bn"), or after
+    the multiplier x ("x42"); each digit after the first is glued to a digit,
+    where no numeral starts.
+    """
+    if text[first - 1] == "x" or text[max(0, first - 3) : first] in _CURRENCY_CODE_SET:
+        return -1
+    found = _IDENTIFIER_DIGITS.match(text, first, end)
+    return -1 if found is None else found.end()
 
 
 def _numeral_near(text: str, low: int, first: int, end: int) -> tuple[int, int] | None:
