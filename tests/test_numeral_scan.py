@@ -19,12 +19,16 @@ from hypothesis import strategies as st
 
 from qcgrade.reading.names import is_name, names_by_pattern
 from qcgrade.reading.numerals import (
+    CLEAR_BEFORE,
     DIGIT_SHAPES,
     NOT_TRIGGERS,
     NUMERAL,
     NUMERAL_TRIGGER,
+    PLAIN_NUMERAL,
     NumeralStarts,
+    _plain_numeral,
     digit_shapes,
+    non_ascii_chars,
     numeral_pattern,
     percent_word_at,
 )
@@ -305,3 +309,111 @@ def test_digit_shapes_skips_only_where_no_numeral_starts() -> None:
 def test_digit_shapes_property(text: str, a: int, b: int) -> None:
     start, end = sorted((min(a, len(text)), min(b, len(text))))
     _same_as_finditer(text, start, end)
+
+
+# Around a plain ASCII numeral, which the stdlib engine reads alone: the
+# characters before it that no guard looks for and those that one does,
+# category words (in any case, "Fig.", a letter of another script that may
+# lengthen one), period and filing shapes, apostrophe groups, and characters
+# after it that may go on with it (a non-ASCII digit, a mark, a no-break space).
+PLAIN_PIECES = [
+    "42",
+    "7",
+    "1'000",
+    "'",
+    "'12",
+    "3.5",
+    "12,5",
+    "%",
+    "$",
+    "-",
+    "+",
+    "Q",
+    "H",
+    "K",
+    "FY",
+    "bn",
+    "k",
+    "tn",
+    " million",
+    "crore",
+    "USD",
+    "x",
+    "CET",
+    "(",
+    "\u2063",
+    "\u2029",
+    "\u2014",
+    "\u201c",
+    "\u00a0",
+    " ",
+    ".",
+    ",",
+    "Scope ",
+    "scope ",
+    "TIER ",
+    "Phase\u00a0",
+    "Fig. ",
+    "Cla\u017f\u017f ",
+    "Wren-",
+    "HX-",
+    "over ",
+    "\u0664",
+    "\u0301",
+    "\u00e9",
+    "\u20ac",
+    "_",
+]
+
+
+def _plain_texts() -> list[str]:
+    return _built(PLAIN_PIECES, 31, 6000, 16)
+
+
+def test_plain_numerals_are_what_the_regex_engine_reads() -> None:
+    """digit_shapes reads plain ASCII numerals with the stdlib engine alone; the spans stay finditer's."""
+    rng = random.Random(37)
+    answers: list[bool] = []
+    for text in _plain_texts():
+        for start, end in _stretches(text, rng):
+            _same_as_finditer(text, start, end)
+            at = start
+            while (digit := regex.compile("[0-9]").search(text, at, end)) is not None:
+                answers.append(_plain_numeral(text, at, digit.start(), end) is not None)
+                at = digit.end()
+    # Both ways are met often: the stdlib engine reads some numerals alone, and leaves others to the regex engine.
+    assert answers.count(True) > 2000 and answers.count(False) > 2000
+
+
+@given(st.lists(st.sampled_from(PLAIN_PIECES), max_size=24).map("".join), st.integers(0, 40), st.integers(0, 40))
+@example("Scope 3 and Fig. 2", 0, 18)
+@example("3Q24 and 10-K", 0, 13)
+@example("(1'000\u0664", 0, 6)
+@example("(12'34\u0664 ", 0, 8)
+@example("(12'3\u06645", 0, 7)
+def test_plain_numerals_property(text: str, a: int, b: int) -> None:
+    start, end = sorted((min(a, len(text)), min(b, len(text))))
+    _same_as_finditer(text, start, end)
+
+
+def test_what_comes_before_or_after_a_plain_numeral_is_what_the_guards_ignore() -> None:
+    """CLEAR_BEFORE holds nothing a guard of the digit shapes looks for before a numeral; of NOT_TRIGGERS,
+    PLAIN_NUMERAL reads a numeral before those that cannot go on with it (all but the no-break space)."""
+    looked_at = regex.compile(r"[\p{L}\p{M}\p{N}\p{Sc}_.,'\u2019\-\u2010\u2011+\u2212\u00b1]")
+    for char in CLEAR_BEFORE:
+        assert looked_at.match(char) is None, hex(ord(char))
+    goes_on = regex.compile(r"[\p{L}\p{M}\p{N}\p{Sc}.,\u00a0\u202f\u2009%\u2030\u2031\u066a\ufe6a\u0609\u060a]")
+    for char in NOT_TRIGGERS:
+        # PLAIN_NUMERAL reads a numeral before the character only when nothing after it may go on with it.
+        assert (PLAIN_NUMERAL.match("(1" + char, 1) is None) == (goes_on.match(char) is not None), hex(ord(char))
+
+
+@given(
+    st.lists(st.sampled_from([*PIECES, "\ud800", "\udfff", "\U0001f4af", "\U0001ec8f", "a", "\u00e9", "\x7f"]), max_size=30).map(
+        "".join
+    )
+)
+@example("\ud83d\ude00 lone surrogates \udc00 and a pair")
+def test_non_ascii_chars_are_what_the_text_holds(text: str) -> None:
+    """non_ascii_chars (encode, drop ASCII bytes, decode) is the set a loop over the text builds."""
+    assert non_ascii_chars(text) == {c for c in text if not c.isascii()} - set(NOT_TRIGGERS)

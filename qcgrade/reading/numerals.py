@@ -261,20 +261,36 @@ _MAY_PASS_FORWARDS_ASCII = re.compile(rf"\$ ?[0-9]{{0,40}}[{_ASCII_LOOKALIKES}]"
 _MAY_PASS_AFTER_DOLLAR = re.compile(rf"\$[ \u00a0]?[0-9]{{0,40}}{_RUN_CHAR}")
 
 
-def _may_pass_forwards(text: str) -> bool:
+_ASCII_BYTES = bytes(range(128))
+
+
+def non_ascii_chars(text: str) -> frozenset[str]:
+    """The non-ASCII characters of ``text`` but NOT_TRIGGERS, in one C-level pass.
+
+    Asked once instead of a string search for each sign of a long list
+    (currency signs, rare percent signs, CJK numerals): encode the text, drop
+    its ASCII bytes (a multi-byte character is all non-ASCII bytes) and
+    decode what is left.
+    """
+    if text.isascii():
+        return frozenset()
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    return frozenset(rest).difference(NOT_TRIGGERS)
+
+
+def _may_pass_forwards(text: str, others: frozenset[str]) -> bool:
     """Whether ``_MAY_PASS_FORWARDS`` finds a currency sign before a look-alike (see above)."""
     if text.isascii():
         return _MAY_PASS_FORWARDS_ASCII.search(text) is not None
-    # A test for each sign (a fast string search) beats one scan for a class of them.
-    if any(sign in text for sign in _NON_ASCII_CURRENCY_SIGNS):
+    if not others.isdisjoint(_NON_ASCII_CURRENCY_SIGNS):
         return _MAY_PASS_FORWARDS.search(text) is not None
     return "$" in text and _MAY_PASS_AFTER_DOLLAR.search(text) is not None
 
 
-def _may_pass_backwards(text: str) -> bool:
+def _may_pass_backwards(text: str, others: frozenset[str]) -> bool:
     """Whether ``_MAY_PASS_BACKWARDS`` finds a percent sign, or a comma before a digit or look-alike."""
     backwards = text[::-1]
-    if any(sign in text for sign in _PERCENT_PAST_ASCII):
+    if not others.isdisjoint(_PERCENT_PAST_ASCII):
         return _MAY_PASS_BACKWARDS.search(backwards) is not None  # rare signs: the one class scan
     if "%" in text and _MAY_PASS_AFTER_PERCENT.search(backwards) is not None:
         return True
@@ -314,11 +330,15 @@ def may_show_lookalikes(text: str) -> bool:
     percent sign or comma (and not glued to a word), or just after a currency
     sign. Most text answers no and is scanned with the faster pattern.
     """
-    ascii = text.isascii()
+    return _may_show_lookalikes(text, non_ascii_chars(text))
+
+
+def _may_show_lookalikes(text: str, others: frozenset[str]) -> bool:
+    """:func:`may_show_lookalikes`, given ``text``'s :func:`non_ascii_chars`."""
     if (
-        not _may_pass_backwards(text)
-        and not _may_pass_forwards(text)
-        and (ascii or not any(sign in text for sign in _ASTRAL_CURRENCY_SIGNS))
+        not _may_pass_backwards(text, others)
+        and not _may_pass_forwards(text, others)
+        and others.isdisjoint(_ASTRAL_CURRENCY_SIGNS)
     ):
         # Every trigger would be passed by a shortcut of the long way: only a
         # percent word or a magnitude word is left to look at.
@@ -473,9 +493,9 @@ def numeral_pattern(text: str) -> regex.Pattern[str] | None:
     digit at all: with no digit, CJK numeral or number emoji, only a look-alike
     numeral could be there, and mostly none can.
     """
-    # A test for each character (a fast string search) beats one scan for a class of them.
-    symbols = not text.isascii() and any(char in text for char in _SYMBOL_CHARS)
-    lookalikes = may_show_lookalikes(text)
+    others = non_ascii_chars(text)
+    symbols = not others.isdisjoint(_SYMBOL_CHARS)
+    lookalikes = _may_show_lookalikes(text, others)
     if not symbols and not lookalikes and _ANY_DIGIT.search(text) is None:
         return None
     return _PATTERNS[(symbols, lookalikes)]
@@ -496,9 +516,11 @@ def digit_shapes(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
     The regex engine tries its guard at every position; the stdlib engine finds
     the next digit several times faster, and no numeral starts more than two
-    characters before it.
+    characters before it, so the regex engine is asked only where one may
+    start (:func:`_numeral_near`), never to scan on through prose. A plain
+    ASCII numeral where no guard of the pattern can apply is read by the
+    stdlib engine alone (:func:`_plain_numeral`).
     """
-    search = DIGIT_SHAPES.search
     find_digit = _DIGIT_OR_OTHER.search
     spans: list[tuple[int, int]] = []
     at = start
@@ -506,12 +528,126 @@ def digit_shapes(text: str, start: int, end: int) -> list[tuple[int, int]]:
         digit = find_digit(text, at, end)
         if digit is None:
             return spans
-        match = search(text, max(at, digit.start() - 2), end)
-        if match is None:
-            return spans
-        span = match.span()
+        first = digit.start()
+        span = None
+        if text[first] <= "9":  # an ASCII digit
+            span = _plain_numeral(text, at, first, end)
+            if span is None and first and text[first - 1] in _ASCII_LETTERS:
+                past = _identifier_digits_end(text, first, end)
+                if past >= 0:
+                    at = past  # "FY25", "Q4": no numeral starts in these digits
+                    continue
+        if span is None:
+            span = _numeral_near(text, max(at, first - 2), first, end)
+            if span is None:
+                at = first + 1  # none starts here: the next may start only near the next digit
+                continue
         spans.append(span)
         at = span[1]
+
+
+# ASCII digits glued to an ASCII letter that no alternative of the digit
+# shapes reads: nothing after them that may go on with them as a quantity (a
+# non-ASCII character, a separator, a percent or dollar sign, the first letter
+# of a glued magnitude, or of one after a blank). Possessive: the whole run.
+_IDENTIFIER_DIGITS = re.compile(r"[0-9]++(?![^\x00-\x7f]|[.,'%$kmbKMtcl]|[ ][bmtcl])")
+_CURRENCY_CODE_SET = frozenset(_CURRENCY_CODES.split("|"))
+
+
+def _identifier_digits_end(text: str, first: int, end: int) -> int:
+    """Where the ASCII digits at ``first``, glued to an ASCII letter, end when no numeral starts in them; else -1.
+
+    Glued to a letter, digits are a numeral only as a glued quantity (a
+    separator or percent sign after them), after a currency code ("USD42"),
+    after a short capitalised prefix before a magnitude ("R42bn"), or after
+    the multiplier x ("x42"); each digit after the first is glued to a digit,
+    where no numeral starts.
+    """
+    if text[first - 1] == "x" or text[max(0, first - 3) : first] in _CURRENCY_CODE_SET:
+        return -1
+    found = _IDENTIFIER_DIGITS.match(text, first, end)
+    return -1 if found is None else found.end()
+
+
+def _numeral_near(text: str, low: int, first: int, end: int) -> tuple[int, int] | None:
+    """The span of the first DIGIT_SHAPES match starting from ``low`` to ``first`` (the digit), if any.
+
+    Between ``low`` and ``first`` stand only ASCII characters and NOT_TRIGGERS:
+    a numeral may start there only at an ASCII sign or dollar.
+    """
+    match = DIGIT_SHAPES.match
+    for at in range(low, first):
+        if text[at] in "+-$":
+            found = match(text, at, end)
+            if found is not None:
+                return found.span()
+    found = match(text, first, end)
+    return None if found is None else found.span()
+
+
+# Characters before a numeral that no guard of _FREE looks for: no letter,
+# mark, digit, underscore, separator, apostrophe, hyphen, sign or currency
+# sign (tests/test_numeral_scan.py checks each). A blank may end a category
+# word ("Scope 3"): _plain_numeral looks at the word before it.
+_BLANKS = " \u00a0"
+CLEAR_BEFORE = frozenset(_BLANKS + '\t\n\r\u2028\u2029\u2063\u2013\u2014\u201c\u2018()[]{}"/:;|*<>=!?&#@~^`\\')
+# After a plain numeral, a character that may go on with it in the regex
+# engine's reading: any non-ASCII one but the NOT_TRIGGERS that are no
+# separator (a digit, mark, separator, percent or currency sign or letter may).
+_GOES_ON = f"[{_non_ascii_but(NOT_TRIGGERS.replace(chr(0xA0), ''))}]"
+# The body of _FREE in ASCII, read at the numeral's start: an optional sign and
+# dollar, digits with their separators (an apostrophe only before exactly three
+# digits), a percent or dollar sign and a unit of ASCII letters. It fails (the
+# regex engine decides) before what may be a period ("3Q24") or a filing
+# ("10-K": one or two digits, a hyphen and no digit), and when one of the four
+# characters after it may go on with it (an apostrophe decides on the three
+# after it). Group 1 is set for one or two digits after a blank that no
+# percent sign or decimal follows: a category word may stand before them.
+PLAIN_NUMERAL = re.compile(
+    r"(?>[+\-]?\$?"  # atomic: read greedily as the regex engine does, never backed into
+    r"(?:(?<=[ \u00a0])(?=[0-9]{1,2}(?![0-9%]|[.,][0-9]))()|)"
+    r"(?![0-9][QH])(?![0-9]{1,2}-[^0-9])"
+    r"[0-9]+(?:(?:[.,]|'(?=[0-9]{3}(?![0-9])))[0-9]+)*[%$]?[A-Za-z]*)"
+    rf"(?![\s\S]{{0,3}}{_GOES_ON})"
+)
+# Category words lower-cased ("Fig." aside: a stop before the blank is left to the regex engine).
+_CATEGORY_LOWER = frozenset(w.lower() for w in _CATEGORY_WORDS.split("|") if w.isalpha())
+_LONGEST_CATEGORY = max(map(len, _CATEGORY_LOWER))
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _plain_numeral(text: str, at: int, digit: int, end: int) -> tuple[int, int] | None:
+    """The span DIGIT_SHAPES first matches from ``max(at, digit - 2)``, or None when only the regex engine can tell.
+
+    ``digit`` is the first digit at or after ``at``. When the character
+    before the numeral's start (its sign or dollar, else the digit) is one no
+    guard of _FREE looks for, no numeral starts before it and those guards
+    hold: the match is the one the stdlib engine reads (PLAIN_NUMERAL), unless
+    one or two digits may follow a category word ("Scope 3").
+    """
+    begin = digit
+    if begin > at and text[begin - 1] == "$":
+        begin -= 1
+    if begin > at and text[begin - 1] in "+-":
+        begin -= 1
+    if begin and text[begin - 1] not in CLEAR_BEFORE:
+        return None
+    found = PLAIN_NUMERAL.match(text, begin, end)
+    if found is None or (found.lastindex and _may_end_category_word(text, begin - 1)):
+        return None
+    return found.span()
+
+
+def _may_end_category_word(text: str, blank: int) -> bool:
+    """Whether a category word of _FREE may end just before ``text[blank]`` ("Scope 3"; True when unsure)."""
+    word = blank
+    while word > max(0, blank - _LONGEST_CATEGORY - 1) and text[word - 1] in _ASCII_LETTERS:
+        word -= 1
+    if word == blank:
+        return text[blank - 1 : blank] == "." or not text[blank - 1 : blank].isascii()  # "Fig. 2"; another script
+    if word and not text[word - 1].isascii():
+        return True  # a letter of another script may lengthen the word
+    return text[word:blank].lower() in _CATEGORY_LOWER
 
 
 #: Where a numeral may be; scanning starts a little before the first. Every
