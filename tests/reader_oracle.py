@@ -22,6 +22,8 @@ from qcgrade.reading.projection import fold
 from qcgrade.reading.sentences import quoted_spans
 
 RENDERER = MarkdownIt("commonmark").enable("table")
+# What opens a tag in HTML's tokenizer: "<" then a letter, "/", "!" or "?".
+_TAG_OPEN = regex.compile(r"<[A-Za-z/!?]")
 # Raw HTML blocks are wrapped in an element of our own, so the oracle knows
 # which text comes from raw HTML (where a marker group cannot vouch, so it
 # does not hide its digits).
@@ -32,9 +34,11 @@ def _html_block(self: object, tokens: list, idx: int, options: object, env: obje
     # A tag left unfinished at the block's end ("<revenue") would swallow our
     # closing wrapper and the next blocks' tags in Python's HTML parser. The
     # grader models it as a tag that ends with its block (it shows nothing and
-    # opens nothing), so the oracle drops it the same way.
-    if content.rfind("<") > content.rfind(">"):
-        content = content[: content.rfind("<")]
+    # opens nothing), so the oracle drops it the same way. Only a "<" that opens
+    # a tag counts: "< [E001]" shows as text.
+    last = content.rfind("<")
+    if last > content.rfind(">") and _TAG_OPEN.match(content, last):
+        content = content[:last]
     return f"<qchtml>{content}</qchtml>"
 
 
