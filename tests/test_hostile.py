@@ -94,6 +94,9 @@ HOSTILE = {
     "100k one-letter initials": lambda: "l." * 100_000,
     "50k look-alike decimals before a magnitude": lambda: "lO.l bn " * 50_000,
     "100k spaced look-alike percents": lambda: "IO % " * 100_000,
+    # Markers split by tags a browser draws inline are read again without those tags.
+    "50k groups split by inline tags": lambda: "x [<x-a></x-a>E999] " * 50_000,
+    "100k inline tags in one group": lambda: "[" + "<x-a>" * 100_000 + "E999]",
 }
 
 
@@ -128,6 +131,7 @@ def test_hostile_input_costs_at_most_a_constant_times_prose(name: str, case_slic
         "Rs42 crore 3200億円 ",
         "l.",
         "lO.l bn IO % lO\npercent $lObn ",
+        "x [<x-a></x-a>E999] 42 ",
     ],
 )
 def test_cost_grows_linearly(unit: str, case_slice: dict) -> None:

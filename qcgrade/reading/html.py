@@ -6,7 +6,9 @@ and a policy under reward pressure will find every gap. The rule is
 lopsided instead, so that no markup can buy a pass:
 
 - every piece of text inside HTML counts as shown for *numerals* and for
-  checking markers (an orphan citation in a hidden span is still an orphan);
+  checking markers (an orphan citation in a hidden span is still an orphan),
+  and a tag a browser draws inline by default does not split a marker group
+  for checking (``[<x></x>E999]`` shows ``[E999]``: see :func:`may_flow_inline`);
 - a citation or metric tag inside an HTML element never *vouches* for a
   number, and a TL;DR inside HTML does not count, since HTML can hide them;
 - only what a browser never renders as text is dropped: comments (ended as
@@ -79,6 +81,21 @@ class HtmlState:
             self.raw = name
         elif name not in _VOID:  # "<span/>" opens a span: HTML ignores the slash
             self.depth += 1
+
+
+# Elements a browser draws as blocks (or table parts) by default. Any other
+# tag flows inline unless CSS says otherwise: "[<x></x>E999]" shows "[E999]".
+_BROWSER_BLOCKS = frozenset(
+    "address article aside blockquote body caption center col colgroup dd details dialog dir div dl dt fieldset"
+    " figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html legend li listing main menu"
+    " nav ol optgroup option p plaintext pre search section summary table tbody td tfoot th thead tr ul xmp".split()
+)
+
+
+def may_flow_inline(source: str, at: int) -> bool:
+    """Whether the tag at ``source[at]`` (its ``<``) may draw no line break: no block element by default."""
+    name = _TAG_NAME.match(source, at)
+    return name is not None and name.group(2).lower() not in _BROWSER_BLOCKS
 
 
 def tag_break(name: str, attributes: str) -> str:

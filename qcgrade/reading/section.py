@@ -20,6 +20,7 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
+from .html import BLOCK_BREAK, may_flow_inline
 from .lexicon import TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
 from .names import heading_number, is_name
 from .numerals import DIGIT_SHAPES, NumeralStarts, digit_shapes, numeral_pattern, scan_start, shows_bidi_override
@@ -126,7 +127,7 @@ class Section:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
         quotations = quoted_spans(folded) if ("[" in folded or "{" in folded) else []
-        found, masks = _find_markers(folded, doc, quotations)
+        found, masks = _find_markers(text, folded, doc, quotations)
         # Markers that cannot vouch do not hide their digits; section numbers are structure.
         may_vouch = not shows_bidi_override(text)
         masks = sorted(_vouching_masks(doc, masks, may_vouch) + _section_numbers(doc, folded))
@@ -439,9 +440,13 @@ def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _find_markers(folded: str, doc: Document, quotations: list[tuple[int, int]]) -> tuple[list[_Found], list[tuple[int, int]]]:
+def _find_markers(
+    text: str, folded: str, doc: Document, quotations: list[tuple[int, int]]
+) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
     found, masks = find_markers(folded, quotations)
+    if BLOCK_BREAK in folded and "<" in text:
+        found.extend(_markers_across_inline_tags(text, folded, doc, quotations, found))
     if doc.links:
         linked, link_masks = link_citations(folded, doc.links)
         found.extend(linked)
@@ -455,6 +460,47 @@ def _find_markers(folded: str, doc: Document, quotations: list[tuple[int, int]])
     found.sort(key=itemgetter(3))
     masks.sort()
     return found, masks
+
+
+def _markers_across_inline_tags(
+    text: str, folded: str, doc: Document, quotations: list[tuple[int, int]], found: list[_Found]
+) -> list[_Found]:
+    """Markers that a tag which may flow inline splits ("[<x></x>E999]" shows "[E999]"), as checked-only finds.
+
+    Every tag but the phrasing ones ends a sentence (it may start a new
+    line), so a marker group it splits is no marker in ``folded``. A browser
+    draws most such tags inline, and then the reader sees the marker: it is
+    read again with those breaks taken out, and each marker found only that
+    way is checked but never vouches. Breaks of block elements stay (the
+    reader sees the group split over two lines), and so does an id that a
+    tag splits itself.
+    """
+    to_source = doc.projection.to_source
+    breaks: list[int] = []
+    at = folded.find(BLOCK_BREAK)
+    while at >= 0:
+        # A tag's break is read from the whole tag; a unit's break from no source, or a blank.
+        src_start, src_end = to_source(at, at + 1)
+        if src_end - src_start > 2 and text[src_end - 1] == ">" and may_flow_inline(text, src_start):
+            breaks.append(at)
+        at = folded.find(BLOCK_BREAK, at + 1)
+    if not breaks:
+        return []
+    # Offsets in the text without the breaks: the i-th break stood at breaks[i] - i there.
+    gone = [at - i for i, at in enumerate(breaks)]
+    pieces = [folded[lo + 1 : hi] for lo, hi in zip([-1, *breaks], [*breaks, len(folded)])]
+    joined = "".join(pieces)
+    shifted = [(a - bisect_left(breaks, a), b - bisect_left(breaks, b)) for a, b in quotations]
+    known = {(kind, id_start, id_end) for kind, id_start, id_end, *_rest in found}
+    extra: list[_Found] = []
+    for kind, id_start, id_end, start, end, _vouch in find_markers(joined, shifted)[0]:
+        # A start stands after the breaks taken out before it, an end after those before its last character.
+        id_start, start = id_start + bisect_right(gone, id_start), start + bisect_right(gone, start)
+        id_end, end = id_end + bisect_left(gone, id_end), end + bisect_left(gone, end)
+        if (kind, id_start, id_end) in known or folded.find(BLOCK_BREAK, id_start, id_end) >= 0:
+            continue
+        extra.append((kind, id_start, id_end, start, end, False))
+    return extra
 
 
 def _vouching_masks(doc: Document, masks: list[tuple[int, int]], may_vouch: bool) -> list[tuple[int, int]]:
