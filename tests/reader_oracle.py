@@ -70,6 +70,7 @@ class VisibleText(HTMLParser):
         self.lists: list[list[int]] = []
         self.pending: list[tuple[int, int]] = []  # (drawn, start)
         self.drawn: list[str] = []
+        self.item_text: list[str] = []  # the text of the item whose number is pending, so far
         self.table = 0  # inside a table, whitespace between cells is not shown
         self.cell = 0
         # Link text a markdown link shows: (block index, start, end) in the block's text.
@@ -79,8 +80,14 @@ class VisibleText(HTMLParser):
     def _position(self) -> tuple[int, int]:
         return len(self.blocks) - 1, sum(len(chunk) for chunk, _, _ in self.blocks[-1])
 
-    def _settle(self, text: str) -> None:
-        """Read a pending list number as the documented rule reads it (docs/reading-rules.md)."""
+    def _settle(self) -> None:
+        """Read a pending list number as the documented rule reads it (docs/reading-rules.md).
+
+        It reads the start of its item's text, all of it (the first piece may
+        end inside a word: "2. *x*revenue" shows "xrevenue").
+        """
+        text = "".join(self.item_text).lstrip()
+        self.item_text = []
         drawn, start = self.pending.pop()
         if drawn >= 1000:
             read = True
@@ -95,7 +102,7 @@ class VisibleText(HTMLParser):
         if tag == "a" and not self.in_block:  # a link markdown drew (raw HTML blocks are not parsed)
             self.link_at = self._position()
         if not self.in_block and tag in ("ol", "ul", "li") and self.pending:
-            self._settle("")  # an item that opens with a list has no text of its own first
+            self._settle()  # an item's text ends where a list in it starts
         if tag == "ol" and not self.in_block:
             self.lists.append([int(dict(attrs).get("start") or 1), 0])
         elif tag == "ul" and not self.in_block:
@@ -142,7 +149,7 @@ class VisibleText(HTMLParser):
         if tag in ("td", "th") and self.cell and not self.in_block:
             self.cell -= 1
         if tag == "li" and self.pending and not self.in_block:
-            self._settle("")
+            self._settle()
         if tag in ("ol", "ul") and self.lists and not self.in_block:
             self.lists.pop()
         if tag == "qchtml":
@@ -161,8 +168,8 @@ class VisibleText(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.table and not self.cell and not data.strip():
             return  # the renderer's line breaks between rows and cells
-        if self.pending and data.strip():  # an item may open with a raw HTML block
-            self._settle(data.lstrip())
+        if self.pending:  # an item may open with a raw HTML block
+            self.item_text.append(data)
         raw = self.in_block or self.depth > 0 or self.inline_depth > 0
         self.blocks[-1].append((IGNORABLE.sub("", data), self.code > 0, raw))
 

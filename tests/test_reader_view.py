@@ -200,8 +200,12 @@ _section = st.lists(_block(), min_size=1, max_size=6).map("\n\n".join)
 @example("<!-- 99 [E009] --> <revenue\n\n\u00a7s5\u062842")
 # A "<" before a blank opens no tag: the text after it shows (found by a random run).
 @example("<!-- 99 [E009] --> < [E001]")
+# A tag a browser draws inline ("<http:" here) does not split a marker group (found by a random run).
+@example("revenue\n\n<div>\n[ <http://a.com/3> E002]\n</div>")
 @example("> [\n> CAGR-12% \\\n]")
 @example("revenue\n\n1. revenue\n2. *x*")
+# A list item's text read whole, not its first piece: "xrevenue" is no quantity (found by a random run).
+@example("revenue\n\n1. revenue\n2. *x*revenue")
 def test_grader_sees_what_the_rendered_html_shows(text: str) -> None:
     assert grader_view(text) == oracle(text)
 
