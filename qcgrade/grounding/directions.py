@@ -506,17 +506,7 @@ def may_say_in(flat: bytes, start: int, stop: int, unnegated: frozenset[bytes], 
     if not unnegated.isdisjoint(tokens):
         return True
     # A negation window reaches _LOOKBACK characters back: a search from there is linear in the stretch.
-    return _FLAT_NEGATION_KEY.search(flat, max(floor, start - _LOOKBACK), stop) is not None and may_say_negated(
-        flat, tokens, start, stop, negated, floor
-    )
-
-
-def may_say_negated(flat: bytes, tokens: list[bytes], start: int, stop: int, negated: frozenset[bytes], floor: int) -> bool:
-    """Whether a word of ``negated`` among ``tokens`` (the words of ``flat[start : stop + 1]``) has a negation key in its window.
-
-    See :func:`may_say_in`: a stretch that holds a key (the caller has searched) and a word of ``negated``.
-    """
-    if negated.isdisjoint(tokens):
+    if _FLAT_NEGATION_KEY.search(flat, max(floor, start - _LOOKBACK), stop) is None or negated.isdisjoint(tokens):
         return False
     # Each window is searched once: linear in the stretch too.
     return any(

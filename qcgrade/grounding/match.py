@@ -30,7 +30,6 @@ from ..evidence import Card, EvidenceSlice
 from ..reading.lexicon import NUMERAL
 from ..reading.section import Marker, Numeral, Section
 from .directions import (
-    _FLAT_NEGATION_KEY,
     DOWN,
     LEXICON,
     OUTCOME,
@@ -45,7 +44,6 @@ from .directions import (
     first_bytes_saying,
     implied_directions,
     may_say_in,
-    may_say_negated,
     whole_word_starts,
 )
 from .not_values import states_no_value, writes_a_date
@@ -725,18 +723,9 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         if saying is None:
             continue
         # What the sentence's cards contradict holds what any of its groups does: a sentence
-        # with no word that may say it has no suspect (directions.may_say_in, written out here:
-        # most sentences are ruled out by one set test and, as most echo their cards' words and
-        # hold no negation, one search for a key, which goes first).
-        if flat is not None:
-            start, end = where.start, where.end
-            tokens = flat[start : end + 1].split()
-            unnegated, negated = saying
-            if unnegated.isdisjoint(tokens) and (
-                _FLAT_NEGATION_KEY.search(flat, start, end) is None
-                or not may_say_negated(flat, tokens, start, end, negated, start)
-            ):
-                continue
+        # with no word that may say it has no suspect.
+        if flat is not None and not may_say_in(flat, where.start, where.end, *saying, where.start):
+            continue
         if len(where.groups) > 1 and not _some_group_may_say(words, facts, where):
             continue
         read = words.directions(where.start, where.end)
