@@ -34,12 +34,15 @@ def copy_fixtures(tmp_path: Path, ids: tuple[str, ...]) -> Path:
     return root
 
 
+def fixture_sections() -> list[Path]:
+    """Every clean fixture section's markdown (the folders' READMEs aside), sorted."""
+    return [md for md in sorted(FIXTURES.rglob("*.md")) if md.name != "README.md"]
+
+
 def fixture_pairs() -> list[tuple[Path, Path]]:
     """Every clean fixture section with its slice, sorted."""
     pairs = []
-    for md in sorted(FIXTURES.rglob("*.md")):
-        if md.name == "README.md":
-            continue
+    for md in fixture_sections():
         slice_path = md.with_suffix(".json")
         if slice_path.is_file():
             pairs.append((md, slice_path))

@@ -11,17 +11,16 @@ and markers in code.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from helpers import ROOT, fixture_sections
 from qcgrade.evidence import EvidenceSlice, load_slice
 from qcgrade.grounding.match import CitingSentence, _citing_sentences
 from qcgrade.reading.section import Section, parse_section
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.md") if p.name != "README.md")
+FIXTURES = fixture_sections()
 SLICE = load_slice((ROOT / "tests" / "cases" / "slice.json").read_bytes())
 
 

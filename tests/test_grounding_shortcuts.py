@@ -17,6 +17,7 @@ import regex
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from helpers import ROOT, fixture_sections
 from qcgrade import grade
 from qcgrade.evidence import load_slice
 from qcgrade.grounding import directions as direction_words
@@ -61,8 +62,7 @@ from qcgrade.reading.names import _CATEGORY_ENDINGS, _PERIOD_NUMERAL, _PERIOD_NU
 from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
 from qcgrade.reading.section import Section, parse_section
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.md") if p.name != "README.md")
+FIXTURES = fixture_sections()
 
 
 def _texts() -> list[str]:

@@ -17,6 +17,7 @@ import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import ROOT, fixture_sections
 from qcgrade.evidence import load_slice
 from qcgrade.grounding import directions, match
 from qcgrade.grounding.directions import (
@@ -31,8 +32,7 @@ from qcgrade.grounding.directions import (
 from qcgrade.injectors import inject
 from qcgrade.reading.section import parse_section
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.md") if p.name != "README.md")
+FIXTURES = fixture_sections()
 
 # Contextual words and what decides them: figures, measures, yardsticks, "than", "of",
 # the accounting words that rule out "gain"/"loss", hedges, hyphens, capitals, table cells.
