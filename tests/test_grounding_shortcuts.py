@@ -43,7 +43,9 @@ from qcgrade.grounding.directions import (
     _negated,
     _negated_flat,
     directions,
+    first_bytes_saying,
     first_words_saying,
+    may_say_in,
 )
 from qcgrade.grounding.match import _CACHE, Sources, _some_group_may_say, _sources, citing_sentences, facts_for, value_misses
 from qcgrade.grounding.values import (
@@ -196,8 +198,19 @@ def test_negation_window_shortcut_gives_the_search() -> None:
     assert negated > 1000
 
 
+def _may_say(reader: DirectionReader, start: int, stop: int, kinds: frozenset) -> bool:
+    """The filter polarity_misses applies to a stretch: may_say_in with the first words of ``kinds``."""
+    flat = reader.flat_text()
+    return flat is None or may_say_in(flat, start, stop, *first_bytes_saying(kinds), start)
+
+
+def _directions_saying(reader: DirectionReader, start: int, stop: int, kinds: frozenset) -> list | None:
+    """The stretch's directions when the filter lets it through, else None."""
+    return reader.directions(start, stop) if _may_say(reader, start, stop, kinds) else None
+
+
 def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> None:
-    """``directions_saying`` gives None only where no direction word says one of the kinds (the long way: every word)."""
+    """The filter leaves a stretch unread (None) only where no direction word says one of the kinds (the long way: every word)."""
     rng = random.Random(3)
     every = [(axis, sign, negated) for axis in (SIZE, QUALITY, OUTCOME) for sign in (UP, DOWN) for negated in (False, True)]
     left = read = 0
@@ -207,7 +220,7 @@ def test_a_sentence_left_unread_has_no_word_saying_what_is_contradicted() -> Non
             kinds = frozenset(rng.sample(every, rng.randint(1, 4)))
             every_word = directions(text, sentence.start, sentence.end)
             said = [(d.axis, d.sign, d.negated) for d in every_word]
-            got = reader.directions_saying(sentence.start, sentence.end, kinds)
+            got = _directions_saying(reader, sentence.start, sentence.end, kinds)
             if got is not None:
                 assert got == every_word
                 read += 1
@@ -245,14 +258,14 @@ _PIECES = [
     st.frozensets(st.sampled_from(_EVERY_KIND), min_size=1, max_size=5),
     st.integers(0, 3),
 )
-def test_directions_saying_leaves_only_what_says_nothing_contradicted(
+def test_the_filter_leaves_only_what_says_nothing_contradicted(
     pieces: list[str], gaps: list[str], kinds: frozenset, cut: int
 ) -> None:
     """Hypothesis-built text: None only where no word says one of the kinds, else every word."""
     text = "".join(piece + gap for piece, gap in zip(pieces, gaps))
     start = min(cut, len(text))  # ranges may start mid-word
     every_word = directions(text, start, len(text))
-    got = DirectionReader(text).directions_saying(start, len(text), kinds)
+    got = _directions_saying(DirectionReader(text), start, len(text), kinds)
     if got is None:
         assert not kinds.intersection((d.axis, d.sign, d.negated) for d in every_word)
     else:
@@ -384,7 +397,7 @@ def test_fixture_sentences_left_unread_have_no_suspect() -> None:
         for where in citing_sentences(section, evidence):
             if not where.cards:
                 continue
-            may = reader.may_say(where.start, where.end, facts.contradicted_by(where.cards))
+            may = _may_say(reader, where.start, where.end, facts.contradicted_by(where.cards))
             if may and len(where.groups) > 1:
                 may = _some_group_may_say(reader, facts, where)
             if not may:

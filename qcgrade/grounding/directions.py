@@ -303,22 +303,6 @@ class DirectionReader:
                 flat = self.flat = _flattened(text)
         return flat
 
-    def directions_saying(self, start: int, stop: int, kinds: frozenset[tuple[str, int, bool]]) -> list[Direction] | None:
-        """:meth:`directions`, or None when no direction word there can say one of ``kinds`` (see :meth:`may_say`)."""
-        return self.directions(start, stop) if self.may_say(start, stop, kinds) else None
-
-    def may_say(self, start: int, stop: int, kinds: frozenset[tuple[str, int, bool]], sentence_start: int | None = None) -> bool:
-        """False when no direction word starting in ``text[start:stop]`` says one of ``kinds`` (axis, sign, negated).
-
-        See :func:`may_say_in`: a negation reaches back to ``sentence_start``
-        (``start`` when None).
-        """
-        flat = self._flat()
-        if flat is None:
-            return True
-        unnegated, negated = first_bytes_saying(kinds)
-        return may_say_in(flat, start, stop, unnegated, negated, start if sentence_start is None else sentence_start)
-
     def flat_text(self) -> bytes | None:
         """The text flattened (see :func:`_flattened`), or None when it folds oddly (then read it the plain way)."""
         return self._flat()
