@@ -60,15 +60,20 @@ def _plainly(section: Section, evidence: EvidenceSlice) -> list[tuple[object, ..
         if marker.id not in tags_of.setdefault(marker.sentence, []):
             tags_of[marker.sentence].append(marker.id)
     found = []
+    visible, ends = section.visible, section._ends
     for index in sorted(set(cards_of).union(tags_of).difference(spoiled)):
         sentence = section.sentences[index]
         if sentence.kind == "code":
             continue
+        # Where the sentence lies in the visible text, its blanks left out (its text is the sentence's).
+        lo = ends[index - 1] if index else 0
+        start = lo + len(visible[lo : ends[index]]) - len(visible[lo : ends[index]].lstrip())
+        assert visible[start : start + len(sentence.text)] == sentence.text
         found.append(
             (
                 index,
-                sentence.start,
-                sentence.end,
+                start,
+                start + len(sentence.text),
                 tuple(cards_of.get(index, ())),
                 tuple(tags_of.get(index, ())),
                 tuple(tuple(group) for group in groups_of.get(index, ())),

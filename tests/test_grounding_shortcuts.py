@@ -47,7 +47,16 @@ from qcgrade.grounding.directions import (
     first_words_saying,
     may_say_in,
 )
-from qcgrade.grounding.match import _CACHE, Sources, _some_group_may_say, _sources, citing_sentences, facts_for, value_misses
+from qcgrade.grounding.match import (
+    _CACHE,
+    Sources,
+    _seen_sentence,
+    _some_group_may_say,
+    _sources,
+    citing_sentences,
+    facts_for,
+    value_misses,
+)
 from qcgrade.grounding.values import (
     _BLANKS,
     _FOLLOWING,
@@ -62,6 +71,7 @@ from qcgrade.grounding.values import (
 from qcgrade.injectors import inject
 from qcgrade.reading.names import _CATEGORY_ENDINGS, _PERIOD_NUMERAL, _PERIOD_NUMERALS, _WORD_THEN_SPACE, CATEGORY_WORDS
 from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
+from qcgrade.reading.projection import fold_letters
 from qcgrade.reading.section import Section, parse_section
 
 FIXTURES = fixture_sections()
@@ -356,10 +366,12 @@ def _suspects_the_long_way(section, evidence) -> dict[int, list]:  # type: ignor
     """Per citing sentence: every unmasked-or-not direction word that an owning group's cards contradict."""
     facts = facts_for(evidence)
     found = {}
-    for where in citing_sentences(section, evidence):
-        if not where.cards:
+    text = fold_letters(section.visible)
+    for cited in citing_sentences(section, evidence):
+        if not cited.cards:
             continue
-        said = directions(section.text, where.start, where.end)
+        where = _seen_sentence(section, cited)
+        said = directions(text, where.start, where.end)
         found[where.index] = [d for d in said if (d.axis, d.sign, d.negated) in facts.contradicted_by(where.owners(d.start))]
     return found
 
@@ -377,12 +389,13 @@ def test_a_sentence_some_group_of_which_may_say_nothing_has_no_suspect(path: Pat
         pieces = [piece.replace(f"C{i + 1}]", f"{card_id}]") for piece in pieces]
     text = " ".join(pieces)
     section = parse_section(text)
-    reader = DirectionReader(section.text)
+    reader = DirectionReader(fold_letters(section.visible))
     facts = facts_for(evidence)
     suspects = _suspects_the_long_way(section, evidence)
-    for where in citing_sentences(section, evidence):
-        if len(where.groups) > 1 and suspects.get(where.index):
-            assert _some_group_may_say(reader, facts, where), (text[where.start : where.end], suspects[where.index])
+    for cited in citing_sentences(section, evidence):
+        if len(cited.groups) > 1 and suspects.get(cited.index):
+            where = _seen_sentence(section, cited)
+            assert _some_group_may_say(reader, facts, where), (section.visible[where.start : where.end], suspects[where.index])
 
 
 def test_fixture_sentences_left_unread_have_no_suspect() -> None:
@@ -391,18 +404,19 @@ def test_fixture_sentences_left_unread_have_no_suspect() -> None:
     for path in FIXTURES:
         evidence = load_slice(path.with_suffix(".json").read_bytes())
         section = parse_section(path.read_text(encoding="utf-8"))
-        reader = DirectionReader(section.text)
+        reader = DirectionReader(fold_letters(section.visible))
         facts = facts_for(evidence)
         suspects = _suspects_the_long_way(section, evidence)
-        for where in citing_sentences(section, evidence):
-            if not where.cards:
+        for cited in citing_sentences(section, evidence):
+            if not cited.cards:
                 continue
+            where = _seen_sentence(section, cited)
             may = _may_say(reader, where.start, where.end, facts.contradicted_by(where.cards))
             if may and len(where.groups) > 1:
                 may = _some_group_may_say(reader, facts, where)
             if not may:
                 ruled_out += 1
-                assert not suspects[where.index], section.text[where.start : where.end]
+                assert not suspects[where.index], section.visible[where.start : where.end]
     assert ruled_out > 100
 
 
@@ -643,11 +657,12 @@ def test_three_group_sentences_written_by_hand_are_read_when_a_group_may_say() -
                 for i, k in enumerate(order):
                     text = text.replace(f"C{i + 1}]", f"{ids[k % len(ids)]}]")
                 section = parse_section(text)
-                reader = DirectionReader(section.text)
+                reader = DirectionReader(fold_letters(section.visible))
                 suspects = _suspects_the_long_way(section, evidence)
-                for where in citing_sentences(section, evidence):
-                    if len(where.groups) > 1 and suspects.get(where.index):
+                for cited in citing_sentences(section, evidence):
+                    if len(cited.groups) > 1 and suspects.get(cited.index):
                         checked += 1
+                        where = _seen_sentence(section, cited)
                         assert _some_group_may_say(reader, facts, where), (path.name, text, suspects[where.index])
     assert checked > 50
 

@@ -162,6 +162,9 @@ GROUNDING_HOSTILE = {
     # Every numeral a would-be miss that the date and reference tests look around.
     "20k references and dates": lambda: "412 F. Supp. 3d 77, 91 \u00b6 38 IN-24-3-7 on 28 September [E001]. " * 20_000,
     "one code of 100k joined numbers": lambda: "ref. IN-" + "24-" * 100_000 + "7 [E001].",
+    # Direction words are read in the visible text: look-alike letters folded, markup and entities mapped back.
+    "20k look-alike and marked-up direction words": lambda: "Revenue r\u043ese, r*o*se, r&#111;se 30% [E001]. " * 20_000,
+    "one sentence, 50k entity-spelled words": lambda: "f&#101;ll " * 50_000 + "30% [E001].",
 }
 
 
@@ -183,6 +186,7 @@ def test_grounding_hostile_input_costs_at_most_a_constant_times_prose(name: str,
         "rose 30% [E001] ",
         "30% versus 9% [E004], ",
         "412 F. Supp. 3d 77, 91 on 28 September [E001]; ",
+        "Revenue f\u0435ll **3**1% to $1.3 B [E001]. ",
     ],
 )
 def test_grounding_cost_grows_linearly(unit: str, case_slice: dict) -> None:

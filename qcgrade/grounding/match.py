@@ -28,6 +28,7 @@ import regex
 
 from ..evidence import Card, EvidenceSlice
 from ..reading.lexicon import NUMERAL
+from ..reading.projection import fold_letters
 from ..reading.section import Marker, Numeral, Section
 from .directions import (
     DOWN,
@@ -380,7 +381,13 @@ def facts_for(evidence: EvidenceSlice) -> SliceFacts:
 
 
 class CitingSentence:
-    """A sentence whose every marker resolves, with the cards and metrics it names."""
+    """A sentence whose every marker resolves, with the cards and metrics it names.
+
+    ``start`` and ``end`` are visible offsets (polarity reads words where a
+    reader does), ``group_starts`` and ``tag_spans`` source offsets (numerals
+    are owned by source offset); :func:`_seen_sentence` makes a copy all in
+    visible offsets.
+    """
 
     __slots__ = ("index", "start", "end", "cards", "tags", "groups", "group_starts", "tag_spans")
 
@@ -396,13 +403,13 @@ class CitingSentence:
         tag_spans: tuple[tuple[int, str], ...],
     ) -> None:
         self.index = index
-        self.start = start  # source offsets of the sentence, as Section.sentences gives them
+        self.start = start  # where the sentence lies in Section.visible, its blanks left out
         self.end = end
         self.cards = cards  # distinct, in order of citation
         self.tags = tags
         self.groups = groups  # the card ids of each citation group
-        self.group_starts = group_starts  # where each citation group starts
-        self.tag_spans = tag_spans  # (start, tag) per registered metric tag
+        self.group_starts = group_starts  # where each citation group starts (a source offset, as Marker.start)
+        self.tag_spans = tag_spans  # (source start, tag) per registered metric tag
 
     def owners(self, at: int) -> tuple[str, ...]:
         """The cards a claim at offset ``at`` rests on: the first citation group after it, else the last before."""
@@ -511,7 +518,7 @@ def _citing_sentences(section: Section, evidence: EvidenceSlice) -> list[CitingS
     no_tags: tuple[tuple[str, ...], tuple[tuple[int, str], ...]] = ((), ())
     found: list[CitingSentence] = []
     # About a third of a section's sentences cite: only those are located, in one pass.
-    for index, (sentence_start, sentence_end, kind) in zip(indices, section.sentence_spans(indices)):
+    for index, (sentence_start, sentence_end, kind) in zip(indices, section.visible_spans(indices)):
         if kind == "code":
             continue
         cards, groups, starts = cited.get(index, no_cards)
@@ -707,25 +714,31 @@ class PolarityMiss:
 
 
 def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[PolarityMiss]:
-    """Every direction word of a citing sentence that its cited cards contradict."""
+    """Every direction word of a citing sentence that its cited cards contradict.
+
+    Words are read in the section's visible text, as a reader reads them
+    (``r&#111;se``, ``r*o*se``, ``r<span></span>ose`` and a Cyrillic ``o`` all
+    say "rose"); each miss is reported at its source offsets.
+    """
     reading = _reading(section, evidence)
     if not reading.citing:
         return
     facts = facts_for(evidence)
     masks: list[tuple[int, int]] | None = None  # the markers' spans, sorted once a sentence holds a suspect
     mask_starts: list[int] = []
-    words = DirectionReader(section.text)
+    seen_text = fold_letters(section.visible)
+    words = DirectionReader(seen_text)
     flat = words.flat_text()
-    for where in reading.citing:
-        cards = where.cards
+    for cited in reading.citing:
         # A word can only contradict a card direction: cards that state none leave nothing to read.
-        saying = facts.first_words_contradicted(cards)
+        saying = facts.first_words_contradicted(cited.cards)
         if saying is None:
             continue
         # What the sentence's cards contradict holds what any of its groups does: a sentence
         # with no word that may say it has no suspect.
-        if flat is not None and not may_say_in(flat, where.start, where.end, *saying, where.start):
+        if flat is not None and not may_say_in(flat, cited.start, cited.end, *saying, cited.start):
             continue
+        where = _seen_sentence(section, cited)
         if len(where.groups) > 1 and not _some_group_may_say(words, facts, where):
             continue
         read = words.directions(where.start, where.end)
@@ -734,7 +747,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         groups = where.groups
         if len(groups) <= 1:
             # One citation group (or none): every word rests on the same cards.
-            kinds = facts.contradicted_by(groups[0] if groups else cards)
+            kinds = facts.contradicted_by(groups[0] if groups else where.cards)
             suspects = [d for d in read if (d.axis, d.sign, d.negated) in kinds]
         else:
             suspects = [d for d in read if _contradicted(facts, where.owners(d.start), d)]
@@ -743,15 +756,37 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         if masks is None:
             masks = sorted((m.start, m.end) for m in (*section.citations, *section.metric_tags, *section.xrefs))
             mask_starts = [start for start, _end in masks]
-        suspects = [d for d in suspects if not _masked(masks, mask_starts, d.start, d.end)]
+        # Markers are known by their source spans: each word read is mapped there (a sentence holds a few).
+        to_source = section.to_source
+        unmasked = {d.start for d in read if not _masked(masks, mask_starts, *to_source(d.start, d.end))}
+        suspects = [d for d in suspects if d.start in unmasked]
         if not suspects:
             continue
-        found = [d for d in read if not _masked(masks, mask_starts, d.start, d.end)]
-        reader = _SentenceReader(facts, where, reading, found, reading.numerals().get(where.index, []), flat)
+        found = [d for d in read if d.start in unmasked]
+        own = reading.numerals().get(cited.index, [])
+        to_visible = section.to_visible
+        own_starts = [to_visible(n.start) for n in own]
+        reader = _SentenceReader(facts, where, reading, seen_text, found, own, own_starts, flat)
         for direction in suspects:
             miss = reader.judge(direction)
             if miss is not None:
-                yield miss
+                start, end = section.to_source(miss.direction.start, miss.direction.end)
+                yield PolarityMiss(miss.direction._replace(start=start, end=end), miss.card, miss.card_direction, cited)
+
+
+def _seen_sentence(section: Section, cited: CitingSentence) -> CitingSentence:
+    """``cited`` all in visible offsets: its markers' starts mapped from the source."""
+    to_visible = section.to_visible
+    return CitingSentence(
+        cited.index,
+        cited.start,
+        cited.end,
+        cited.cards,
+        cited.tags,
+        cited.groups,
+        tuple(to_visible(at) for at in cited.group_starts),
+        tuple((to_visible(at), tag) for at, tag in cited.tag_spans),
+    )
 
 
 def _some_group_may_say(words: DirectionReader, facts: SliceFacts, where: CitingSentence) -> bool:
@@ -842,21 +877,23 @@ class _SentenceReader:
         facts: SliceFacts,
         where: CitingSentence,
         reading: _Reading,
+        text: str,
         found: list[Direction],
         own: list[Numeral],
+        own_starts: list[int],
         flat: bytes | None = None,
     ) -> None:
         self.facts = facts
-        self.where = where
+        self.where = where  # in offsets of ``text``
         self.reading = reading
-        self.text = reading.section.text
+        self.text = text
         self.found = found
         self.starts = [d.start for d in found]
         self.breaks = clause_breaks(self.text, flat, where.start, where.end)
         self.break_starts = [b[0] for b in self.breaks]
         self.break_ends = [b[1] for b in self.breaks]
         self.numerals = own
-        self.numeral_starts = [n.start for n in own]
+        self.numeral_starts = own_starts  # where each of ``own`` starts in ``text``
         self.tags = where.tag_spans
         self.tag_starts = [at for at, _tag in where.tag_spans]
         self._words: dict[tuple[int, int], frozenset[str]] = {}

@@ -11,6 +11,7 @@ came from.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 
 # Zero-width and other default-ignorable code points render as nothing, so a
@@ -67,6 +68,56 @@ def fold(text: str) -> str:
     return text.translate(_FOLD)
 
 
+# Letters of other scripts drawn like Latin ones, one to one: a reader sees
+# "rose" in "r\u043ese" (a Cyrillic o). Words are read with these folded (what a
+# word says is what it looks like), digits are not (see numerals' look-alikes).
+# Cyrillic and Greek letters that common fonts draw as a Latin letter, the
+# long s, the Kelvin sign and the dotted capital I; mathematical letters and
+# other compatibility forms of one ASCII letter are added from NFKC.
+_LETTER_TWINS = {
+    "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0443": "y", "\u0445": "x",
+    "\u0455": "s", "\u0456": "i", "\u0458": "j", "\u04bb": "h", "\u04cf": "l", "\u0501": "d", "\u051b": "q",
+    "\u051d": "w", "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u041a": "K", "\u041c": "M", "\u041d": "H",
+    "\u041e": "O", "\u0420": "P", "\u0421": "C", "\u0422": "T", "\u0425": "X", "\u0423": "Y", "\u0405": "S",
+    "\u0406": "I", "\u0408": "J", "\u03bf": "o", "\u03b9": "i", "\u03ba": "k", "\u03bd": "v", "\u03c1": "p",
+    "\u03c5": "u", "\u03c7": "x", "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H",
+    "\u0399": "I", "\u039a": "K", "\u039c": "M", "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T",
+    "\u03a5": "Y", "\u03a7": "X", "\u017f": "s", "\u212a": "K", "\u0130": "I",
+}  # fmt: skip
+# Mathematical letters, circled and squared letters: their NFKC form is one ASCII letter.
+_COMPATIBLE_LETTERS = "\U0001d400-\U0001d7ff\u24b6-\u24e9\U0001f130-\U0001f189"
+_LETTER_TWIN = re.compile(f"[{''.join(_LETTER_TWINS)}{_COMPATIBLE_LETTERS}]")
+
+
+def _twin(found: re.Match[str]) -> str:
+    letter = found.group()
+    twin = _LETTER_TWINS.get(letter)
+    if twin is None:
+        twin = unicodedata.normalize("NFKC", letter)
+        if len(twin) != 1 or not (twin.isascii() and twin.isalpha()):
+            return letter  # a symbol of those blocks that is no letter ("\U0001d7ce" is a digit)
+    return twin
+
+
+def fold_letters(text: str) -> str:
+    """``text`` with letters drawn like Latin ones (see ``_LETTER_TWINS``) made Latin, preserving length.
+
+    Most text holds none (``str.translate`` with a table would cost a lookup
+    per character, many times more).
+    """
+    if text.isascii():
+        return text
+    # Only the non-ASCII characters are searched: dropping the ASCII bytes of the
+    # encoded text is a C pass, the search over the few left cheap.
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    if _LETTER_TWIN.search(rest) is None:
+        return text
+    return _LETTER_TWIN.sub(_twin, text)
+
+
+_ASCII_BYTES = bytes(range(128))
+
+
 class Projection:
     """Visible text plus, per piece, the source range it was read from.
 
@@ -108,6 +159,27 @@ class Projection:
         if self._one_to_one[j]:
             return src_start, self.src_starts[j] + end - starts[j]
         return src_start, self.src_ends[j]
+
+    def to_visible(self, offset: int) -> int:
+        """The visible offset of the source boundary ``offset``: the inverse of :meth:`to_source`.
+
+        Pieces are read in source order, so a bisection finds the piece that
+        holds ``offset``; a boundary inside an atomic piece (an entity) is its
+        start, and one in hidden source after a piece (markup) is where the
+        next piece starts.
+        """
+        starts = self.src_starts
+        i = bisect_right(starts, offset) - 1
+        while i > 0 and self.src_ends[i] == starts[i] == offset:
+            i -= 1  # a break that stands for no source: the boundary is before it
+        if i < 0:
+            return 0
+        end = self.src_ends[i]
+        if self._one_to_one[i] and offset <= end:
+            return self.vis_starts[i] + offset - starts[i]
+        if offset < end:
+            return self.vis_starts[i]  # inside an entity or escape: it shows as a whole
+        return self.vis_starts[i + 1] if i + 1 < len(starts) else len(self.text)
 
 
 class ProjectionBuilder:

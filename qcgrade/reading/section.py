@@ -10,7 +10,7 @@ because a reward call on a clean section needs neither in full.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
 from typing import NamedTuple, Protocol
 
@@ -211,11 +211,19 @@ class Section:
         return self.sentence_spans((index,))[0]
 
     def sentence_spans(self, indices: Iterable[int]) -> list[tuple[int, int, str]]:
-        """:meth:`sentence_span` of each of ``indices``, in one pass (grounding asks for every citing sentence)."""
+        """:meth:`sentence_span` of each of ``indices``, in one pass."""
         if self._sentences is not _UNSET:
             sentences: list[Sentence] = self._sentences  # type: ignore[assignment]
             return [(s.start, s.end, s.kind) for s in (sentences[index] for index in indices)]
-        return _spans(self._doc, self._ends, indices)
+        to_source = self._doc.projection.to_source
+        return [(*to_source(start, end), kind) for start, end, kind in self.visible_spans(indices)]
+
+    def visible_spans(self, indices: Iterable[int]) -> list[tuple[int, int, str]]:
+        """Where each sentence ``indices`` names lies in :attr:`visible`, its blanks left out, and its kind.
+
+        Grounding reads the citing sentences there, in one pass.
+        """
+        return _visible_spans(self._doc, self._ends, indices)
 
     def numerals_within(self, sentences: set[int]) -> Iterator[Numeral]:
         """Numerals in the given sentences, in order, scanning only those sentences.
@@ -327,6 +335,25 @@ class Section:
         if _MONTH_BEFORE.search(line) or _MONTH_AFTER.match(after):
             return True
         return line.rfind("(") > max(line.rfind(")"), line.rfind("|"))
+
+    @property
+    def visible(self) -> str:
+        """The text as a reader sees it (markup hidden, entities shown, look-alike punctuation folded).
+
+        Its offsets are visible offsets: :meth:`to_source` maps them to the
+        original text, :meth:`to_visible` back.
+        """
+        return self._folded
+
+    @property
+    def to_source(self) -> Callable[[int, int], tuple[int, int]]:
+        """The source span of a visible span ``[start, end)`` (a function: grounding maps many)."""
+        return self._doc.projection.to_source
+
+    @property
+    def to_visible(self) -> Callable[[int], int]:
+        """The visible offset of a source boundary (a function: grounding maps many)."""
+        return self._doc.projection.to_visible
 
     def find_visible(self, pattern: _Finds, skip: set[int]) -> Iterator[tuple[regex.Match[str], int, int, int]]:
         """Matches of ``pattern`` in the visible text outside the sentences in ``skip``.
@@ -638,22 +665,21 @@ def _one_sentence(doc: Document, lo: int, hi: int, cites: tuple[str, ...], tags:
     return Sentence(src_start, src_end, stripped, kind, cites, tags)
 
 
-def _spans(doc: Document, ends: list[int], indices: Iterable[int]) -> list[tuple[int, int, str]]:
-    """Source start, end and kind of each sentence ``indices`` names (as :func:`_one_sentence` finds them).
+def _visible_spans(doc: Document, ends: list[int], indices: Iterable[int]) -> list[tuple[int, int, str]]:
+    """Visible start, end and kind of each sentence ``indices`` names (as :func:`_one_sentence` finds them).
 
     Sentence ``i`` lies between visible offsets ``ends[i - 1]`` (0 for the
     first) and ``ends[i]``, its blanks at either end left out.
     """
-    visible, to_source = doc.visible, doc.projection.to_source
+    visible = doc.visible
     units, unit_starts = doc.units, doc.unit_starts
     spans: list[tuple[int, int, str]] = []
     for index in indices:
         hi = ends[index]
         stripped = visible[ends[index - 1] if index else 0 : hi].lstrip()
         first = hi - len(stripped)
-        src_start, src_end = to_source(first, first + len(stripped.rstrip()))
         kind = units[bisect_right(unit_starts, first) - 1].kind if units else "paragraph"
-        spans.append((src_start, src_end, kind))
+        spans.append((first, first + len(stripped.rstrip()), kind))
     return spans
 
 
