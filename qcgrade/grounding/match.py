@@ -443,6 +443,7 @@ class _Reading:
         self._numerals: dict[int, list[Numeral]] | None = None
         self._numeral_list: list[Numeral] | None = None
         self._values: dict[int, Value | None] = {}
+        self._seen: str | None = None
         if not self.citing:
             self.section = _SectionText(self.text)  # nothing left to read
 
@@ -468,14 +469,32 @@ class _Reading:
             self._numerals = by_sentence
         return self._numerals
 
-    def value(self, numeral: Numeral) -> Value | None:
-        """The value a numeral states, read once for both checks."""
+    def seen_text(self, section: Section) -> str:
+        """The section's visible text with look-alike letters folded: what both checks read words in."""
+        if self._seen is None:
+            self._seen = fold_letters(section.visible)
+        return self._seen
+
+    def value(self, numeral: Numeral, section: Section) -> Value | None:
+        """The value a numeral states, read once for both checks (its scale and unit where the reader sees them)."""
         values = self._values
         if numeral.start not in values:
-            text = self.text
-            start, end = numeral.start, numeral.end
-            values[start] = read_numeral(numeral.text, text[max(0, start - 4) : start], text[end : end + 32])
+            text, start, end = seen_at(self.seen_text(section), section, numeral)
+            values[numeral.start] = read_numeral(numeral.text, text[max(0, start - 4) : start], text[end : end + 32])
         return values[numeral.start]
+
+
+def seen_at(seen: str, section: Section, numeral: Numeral) -> tuple[str, int, int]:
+    """Where a reader sees ``numeral``: ``seen`` (the visible text) and its span there.
+
+    A number the renderer draws (a list's) is not in the visible text: it is
+    read in the source.
+    """
+    start = section.to_visible(numeral.start)
+    end = start + len(numeral.text)
+    if section.visible[start:end] == numeral.text:
+        return seen, start, end
+    return section.text, numeral.start, numeral.end
 
 
 _LAST: list[_Reading] = []
@@ -622,10 +641,10 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     if not reading.citing:
         return
     facts = facts_for(evidence)
-    text = section.text
     numerals = reading.numeral_list()
     if not numerals:
         return
+    seen = reading.seen_text(section)
     citing = {where.index: where for where in reading.citing}
     sentence = -1  # the numerals come in order, a sentence's together
     for numeral in numerals:
@@ -645,7 +664,9 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
         # (and the word after one is read only when it has no unit of its own).
         if written in fixed:
             continue
-        after = text[numeral.end : numeral.end + 32]
+        # The words after it as the reader sees them: "$1.2 **million**" is a million.
+        text, start, end = seen_at(seen, section, numeral)
+        after = text[end : end + 32]
         units = free.get(written)
         if units is not None and unit_after(after) in units:
             continue
@@ -653,10 +674,10 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
         plain = plain_key(written, after)
         if plain is not None and plain in stated.exact:
             continue
-        value = reading.value(numeral)
+        value = reading.value(numeral, section)
         if value is None or stated.state(value):
             continue
-        if states_no_value(text, numeral.start, numeral.end, any(facts.cards[card].dated for card in owners)):
+        if states_no_value(text, start, end, any(facts.cards[card].dated for card in owners)):
             continue
         yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
 
@@ -726,7 +747,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     facts = facts_for(evidence)
     masks: list[tuple[int, int]] | None = None  # the markers' spans, sorted once a sentence holds a suspect
     mask_starts: list[int] = []
-    seen_text = fold_letters(section.visible)
+    seen_text = reading.seen_text(section)
     words = DirectionReader(seen_text)
     flat = words.flat_text()
     for cited in reading.citing:
@@ -766,7 +787,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
         own = reading.numerals().get(cited.index, [])
         to_visible = section.to_visible
         own_starts = [to_visible(n.start) for n in own]
-        reader = _SentenceReader(facts, where, reading, seen_text, found, own, own_starts, flat)
+        reader = _SentenceReader(facts, where, reading, section, seen_text, found, own, own_starts, flat)
         for direction in suspects:
             miss = reader.judge(direction)
             if miss is not None:
@@ -877,6 +898,7 @@ class _SentenceReader:
         facts: SliceFacts,
         where: CitingSentence,
         reading: _Reading,
+        section: Section,
         text: str,
         found: list[Direction],
         own: list[Numeral],
@@ -886,6 +908,7 @@ class _SentenceReader:
         self.facts = facts
         self.where = where  # in offsets of ``text``
         self.reading = reading
+        self.section = section
         self.text = text
         self.found = found
         self.starts = [d.start for d in found]
@@ -919,7 +942,7 @@ class _SentenceReader:
         picked = picked[:_SCOPE_LIMIT] if nearest_first else picked[-_SCOPE_LIMIT:]
         values: list[Value] = []
         for n in picked:
-            value = self.reading.value(n)
+            value = self.reading.value(n, self.section)
             if value is not None:
                 values.append(value)
         # A metric tag stands for its value ("CET1 higher at {cet1}").
