@@ -357,8 +357,36 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
         direction = found_here.direction
         if direction.axis == SIZE and not direction.negated and not direction.comparison:
             derived.extend(clause_values(found_here.values, direction.sign))
+    for text in (card.claim, card.quote):
+        # A signed change ("-5%", "+30 bps") says its direction by its sign; it ties by its own value only.
+        for numeral in NUMERAL.finditer(text):
+            change = signed_change(numeral.group(), text[max(0, numeral.start() - 4) : numeral.start()], text[numeral.end() :][:32])
+            if change is not None:
+                sign, value = change
+                lo, hi = clause_bounds(text, 0, len(text), numeral.start())
+                said = Direction(numeral.start(), numeral.end(), numeral.group(), SIZE, sign, False)
+                found.append(CardDirection(said, text[lo:hi], (value,), frozenset(), lexical=False))
     dated = writes_a_date(card.claim) or writes_a_date(card.quote)
     return CardFacts(card, tuple(values), tuple(derived), tuple(found), numerals, dated)
+
+
+# The signs that open a signed number: plus, hyphen-minus and the minus sign.
+_CHANGE_SIGNS = "+-\u2212"
+
+
+def signed_change(written: str, before: str, after: str) -> tuple[int, Value] | None:
+    """The direction (UP or DOWN) and value of a signed change ("+5%", "-1.2pp", "\u22125% y/y", "+30 bps"), if it is one.
+
+    A sign says which way only before a change: a percentage, points or
+    basis points. A signed level ("-$5m", "-3") may be a loss or a balance,
+    and is left to the words around it.
+    """
+    if written[:1] not in _CHANGE_SIGNS or len(written) < 2 or not written[1].isdigit():
+        return None
+    value = read_numeral(written, before, after)
+    if value is None or value.unit not in ("percent", "points", "bp"):
+        return None
+    return (UP if written[0] == "+" else DOWN), value
 
 
 _CACHE: OrderedDict[int, tuple[EvidenceSlice, SliceFacts]] = OrderedDict()
@@ -444,6 +472,7 @@ class _Reading:
         self._numeral_list: list[Numeral] | None = None
         self._values: dict[int, Value | None] = {}
         self._seen: str | None = None
+        self._signed: dict[int, list[tuple[Numeral, int]]] | None = None
         if not self.citing:
             self.section = _SectionText(self.text)  # nothing left to read
 
@@ -468,6 +497,18 @@ class _Reading:
                 by_sentence[numeral.sentence].append(numeral)
             self._numerals = by_sentence
         return self._numerals
+
+    def signed_changes(self, section: Section) -> dict[int, list[tuple[Numeral, int]]]:
+        """The signed changes of the citing sentences (see :func:`signed_change`) and their signs, by sentence."""
+        if self._signed is None:
+            found: dict[int, list[tuple[Numeral, int]]] = {}
+            for numeral in self.numeral_list():
+                if numeral.text[:1] in _CHANGE_SIGNS:
+                    value = self.value(numeral, section)
+                    if value is not None and value.unit in ("percent", "points", "bp"):
+                        found.setdefault(numeral.sentence, []).append((numeral, UP if numeral.text[0] == "+" else DOWN))
+            self._signed = found
+        return self._signed
 
     def seen_text(self, section: Section) -> str:
         """The section's visible text with look-alike letters folded: what both checks read words in."""
@@ -750,19 +791,25 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
     seen_text = reading.seen_text(section)
     words = DirectionReader(seen_text)
     flat = words.flat_text()
+    signed_at = reading.signed_changes(section)
     for cited in reading.citing:
         # A word can only contradict a card direction: cards that state none leave nothing to read.
         saying = facts.first_words_contradicted(cited.cards)
         if saying is None:
             continue
         # What the sentence's cards contradict holds what any of its groups does: a sentence
-        # with no word that may say it has no suspect.
-        if flat is not None and not may_say_in(flat, cited.start, cited.end, *saying, cited.start):
+        # with no word that may say it has no suspect (a signed change says one by its sign).
+        signed = signed_at.get(cited.index)
+        if flat is not None and not signed and not may_say_in(flat, cited.start, cited.end, *saying, cited.start):
             continue
         where = _seen_sentence(section, cited)
-        if len(where.groups) > 1 and not _some_group_may_say(words, facts, where):
+        if not signed and len(where.groups) > 1 and not _some_group_may_say(words, facts, where):
             continue
         read = words.directions(where.start, where.end)
+        if signed:
+            to_visible = section.to_visible
+            changes = [(to_visible(n.start), n.text, sign) for n, sign in signed]
+            read = sorted(read + [Direction(at, at + len(text), text, SIZE, sign, False) for at, text, sign in changes])
         # Only a word some owning card contradicts can be a miss (see judge()); the
         # sentence is indexed only when there is one outside the markers.
         groups = where.groups
@@ -980,6 +1027,11 @@ class _SentenceReader:
             for card_direction in facts.cards[card_id].directions
             if card_direction.direction.axis == direction.axis
         ]
+        if direction.word[:1] in _CHANGE_SIGNS:
+            # A signed change ("-5%") is about its own figure: only that figure ties it.
+            value = self.own_value(direction)
+            by_own = [(card_id, d) for card_id, d in on_axis if value is not None and any(same(value, c) for c in d.values)]
+            return _verdict(direction, by_own, where)
         # "gains" and "losses" name many things in one sentence, and "smaller than autos"
         # compares with something else than last year: only the same figure ties them.
         by_value_only = direction.axis == OUTCOME or direction.comparison
@@ -1017,6 +1069,13 @@ class _SentenceReader:
             if not card_direction.direction.comparison and len(words & card_direction.words) >= 2
         ]
         return _verdict(direction, by_words or self.sole_direction(direction, words), where)
+
+    def own_value(self, direction: Direction) -> Value | None:
+        """The value of the numeral a signed change is (it starts where the change does)."""
+        i = bisect_left(self.numeral_starts, direction.start)
+        if i < len(self.numerals) and self.numeral_starts[i] == direction.start:
+            return self.reading.value(self.numerals[i], self.section)
+        return None
 
     def values_tied(
         self, direction: Direction, lo: int, hi: int, antecedent: tuple[int, int, Direction | None] | None
