@@ -46,14 +46,22 @@ NAME = "value_mismatch"
 def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
     for miss in value_misses(section, evidence, skip_years=options.allow_years):
         cited = miss.cited
-        if miss.cards:
+        start, end = miss.numeral.start, miss.numeral.end
+        if miss.date is not None and miss.whole_date:
+            # A day the cited cards, which date things, do not write: the date is the miss.
+            start, end = miss.date.start, miss.date.end
+            message = f"the date {section.text[start:end]} is not in {', '.join(miss.cards)}"
+        elif miss.date is not None and (start, end) == (miss.date.start, miss.date.end):
+            # A dotted date is one numeral ("31.12.2025"): name the year compared.
+            message = f"the year {miss.value.mantissa} of {miss.numeral.text} is not in {', '.join(miss.cards)}"
+        elif miss.cards:
             message = f"{miss.numeral.text} is not in {', '.join(miss.cards)}"
         else:
             message = f"{miss.numeral.text} is not the value of {', '.join('{' + t + '}' for t in cited.tags)}"
         if miss.elsewhere is not None:
             message += f"; it appears in {miss.elsewhere}"
         related = miss.cards[0] if miss.cards else cited.tags[0]
-        yield section.finding(NAME, miss.numeral.start, miss.numeral.end, message, related)
+        yield section.finding(NAME, start, end, message, related)
 
 
 CHECK = Check(NAME, 3, run, __doc__ or "")
