@@ -162,6 +162,9 @@ GROUNDING_HOSTILE = {
     # Every numeral a would-be miss that the date and reference tests look around.
     "20k references and dates": lambda: "412 F. Supp. 3d 77, 91 \u00b6 38 IN-24-3-7 on 28 September [E001]. " * 20_000,
     "one code of 100k joined numbers": lambda: "ref. IN-" + "24-" * 100_000 + "7 [E001].",
+    # Numeric dates (grounding/dates.py): each numeral of a run looks back a bounded stretch.
+    "100k slashed numbers cited": lambda: "1/" * 100_000 + "2025 [E001].",
+    "20k numeric dates cited": lambda: "on 12/30/2025, 31.12.2024 and 2025-12-31 " * 20_000 + "[E001].",
 }
 
 
@@ -183,6 +186,7 @@ def test_grounding_hostile_input_costs_at_most_a_constant_times_prose(name: str,
         "rose 30% [E001] ",
         "30% versus 9% [E004], ",
         "412 F. Supp. 3d 77, 91 on 28 September [E001]; ",
+        "12/30/2025 31.12.2024 1/1/1/1 [E001]; ",
     ],
 )
 def test_grounding_cost_grows_linearly(unit: str, case_slice: dict) -> None:

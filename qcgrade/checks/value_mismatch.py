@@ -51,9 +51,10 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
             # A day the cited cards, which date things, do not write: the date is the miss.
             start, end = miss.date.start, miss.date.end
             message = f"the date {section.text[start:end]} is not in {', '.join(miss.cards)}"
-        elif miss.date is not None and (start, end) == (miss.date.start, miss.date.end):
-            # A dotted date is one numeral ("31.12.2025"): name the year compared.
-            message = f"the year {miss.value.mantissa} of {miss.numeral.text} is not in {', '.join(miss.cards)}"
+        elif miss.date is not None:
+            # The year of a numeric date (of a dotted one, one numeral: "31.12.2025"): name both.
+            date, year = miss.date, section.text[miss.date.year_start : miss.date.year_end]
+            message = f"the year {year} of {section.text[date.start : date.end]} is not in {', '.join(miss.cards)}"
         elif miss.cards:
             message = f"{miss.numeral.text} is not in {', '.join(miss.cards)}"
         else:
