@@ -4,7 +4,7 @@ A reader sees one day in each of these, not three numbers; grounding
 (:mod:`qcgrade.grounding.match`) then compares the day with the days the
 cited cards write, and the year as a year. The forms:
 
-- ISO ``YYYY-MM-DD``, two-digit month and day;
+- ISO ``YYYY-MM-DD``, two-digit month and day (hyphens or non-breaking hyphens);
 - slashed ``M/D/YYYY`` (US) and ``D/M/YYYY`` (most elsewhere): both readings
   when both are valid ("03/04/2025" is 4 March or 3 April);
 - slashed with a two-digit year, ``12/31/25``: a year of either century.
@@ -30,7 +30,7 @@ from typing import NamedTuple
 _DATE_GLUE = r"\w./\-\u2010\u2011"
 _NUMERIC_DATE = re.compile(
     rf"(?<![{_DATE_GLUE}])"
-    r"(?:(?P<iso_year>(?:19|20)[0-9]{2})-(?P<iso_month>0[1-9]|1[0-2])-(?P<iso_day>0[1-9]|[12][0-9]|3[01])"
+    r"(?:(?P<iso_year>(?:19|20)[0-9]{2})[-\u2010\u2011](?P<iso_month>0[1-9]|1[0-2])[-\u2010\u2011](?P<iso_day>0[1-9]|[12][0-9]|3[01])"
     r"|(?P<first>[0-9]{1,2})/(?P<second>[0-9]{1,2})/(?P<slash_year>(?:19|20)[0-9]{2}|[0-9]{2})"
     r"|(?P<dot_day>[0-9]{1,2})\.(?P<dot_month>[0-9]{1,2})\.(?P<dot_year>(?:19|20)[0-9]{2}))"
     rf"(?![{_DATE_GLUE.replace('.', '')}]|[.,:][0-9A-Za-z])"

@@ -9,6 +9,13 @@ are no claim at all, and a card has no reason to repeat them:
   in their usual short forms: "28 markets" stays a number; after the month,
   the day ends the date: "Jan-Dec 19 GWh" is a volume). A card that dates
   things (a hearing, a maturity) makes its days values;
+- the month and day of a numeric date ("12/31/2025", "2025-12-31",
+  "31/12/2025", "31.12.2025": :mod:`qcgrade.grounding.dates`), the same
+  way: when no cited card dates anything they state no value and the year
+  is compared as a year; when one does, the date must be a day it writes, by
+  name or in numbers (else the whole date is the miss). A card's numeric
+  date dates it too (:func:`written_dates`). That is judged in
+  :func:`qcgrade.grounding.match.value_misses`, which knows the cards;
 - a paragraph mark's number: "Compl. ¶ 38";
 - a code of several numbers joined by slashes, hyphens or colons, after a
   short capital prefix, a docket number, or plain joined numbers after a
