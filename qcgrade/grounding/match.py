@@ -689,12 +689,16 @@ def _date_miss(
 ) -> ValueMiss | None:
     """What is wrong with a numeral its sources do not state, written in a numeric date, if anything.
 
-    As with a day beside a month's name: when a cited card dates something,
-    the date must be one it writes (in any form), else the whole date is the
-    miss; otherwise, or when it is written, its month and day state no value,
-    and its year is compared as any year.
+    None when a cited card writes the very day, year and all. Else, as with a
+    day beside a month's name: when a cited card dates something, the date
+    must be one it writes (in any form; a card's day without a year matches
+    any year), else the whole date is the miss; otherwise, or when it is
+    written, its month and day state no value, and its year is compared as
+    any year.
     """
     cards = [facts.cards[card] for card in owners]
+    if any(not date.days.isdisjoint(card.dates) for card in cards):
+        return None  # the very day, year and all ("12/31/2025" where a card writes "12/31/25")
     if any(card.dated for card in cards) and not any(date.written_in(card.dates) for card in cards):
         return ValueMiss(numeral, value, owners, where, facts.card_dating(date, frozenset(owners)), date, whole_date=True)
     if numeral.end <= date.year_start or date.year_end <= numeral.start:
