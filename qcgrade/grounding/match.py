@@ -217,7 +217,7 @@ class CardFacts:
     derived: tuple[Value, ...]
     directions: tuple[CardDirection, ...]
     numerals: tuple[str, ...] = ()  # the numerals of its claim and quote, as written
-    dated: bool = False  # it writes a day beside a month: days are values in what cites it
+    dated: bool = False  # it writes a day (by a month's name or in numbers): days are values in what cites it
     dates: frozenset[WrittenDay] = frozenset()  # the days it writes, named or numeric (see written_dates)
 
 
