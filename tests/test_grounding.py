@@ -33,6 +33,13 @@ def _slice(name: str) -> dict:
     return json.loads((FIXTURES / f"{name}.json").read_text(encoding="utf-8"))
 
 
+def _evidence(case: dict) -> dict:
+    """A case's slice: a fixture's, by name (`slice`), or one written out in the case (`slice_json`)."""
+    if "slice_json" in case:
+        return json.loads(case["slice_json"])
+    return _slice(case["slice"])
+
+
 def _cases(file: str) -> list:
     return [pytest.param(case, id=case["name"]) for case in load_toml(DATA / file)["case"]]
 
@@ -46,12 +53,12 @@ def test_no_grounding_finding_on_a_clean_fixture(path: Path) -> None:
 
 @pytest.mark.parametrize("case", _cases("paraphrases.toml"))
 def test_a_faithful_paraphrase_stays_clean(case: dict) -> None:
-    report = grade(case["text"], _slice(case["slice"]), {"grounding": True, "select": GROUNDING})
+    report = grade(case["text"], _evidence(case), {"grounding": True, "select": GROUNDING})
     assert report.passed, "\n".join(f"{f.line}:{f.column} {f.check} {f.message}" for f in report.findings)
 
 
 def _caught(case: dict) -> bool:
-    return not grade(case["text"], _slice(case["slice"]), {"grounding": True, "select": GROUNDING}).passed
+    return not grade(case["text"], _evidence(case), {"grounding": True, "select": GROUNDING}).passed
 
 
 def test_hand_written_misstatements_are_caught_at_least_80_percent() -> None:
@@ -64,7 +71,7 @@ def test_hand_written_misstatements_are_caught_at_least_80_percent() -> None:
 
 @pytest.mark.parametrize("case", _cases("misstatements.toml"))
 def test_a_caught_misstatement_names_its_number_or_word(case: dict) -> None:
-    report = grade(case["text"], _slice(case["slice"]), {"grounding": True, "select": GROUNDING})
+    report = grade(case["text"], _evidence(case), {"grounding": True, "select": GROUNDING})
     for finding in report.findings:
         # Span honesty: the span is the numeral or the direction word, and it is in the text.
         assert 0 <= finding.start < finding.end <= len(case["text"])
@@ -75,7 +82,7 @@ def test_a_caught_misstatement_names_its_number_or_word(case: dict) -> None:
 
 def test_tier1_verdicts_never_change_without_grounding() -> None:
     for case in load_toml(DATA / "misstatements.toml")["case"]:
-        plain = grade(case["text"], _slice(case["slice"]))
+        plain = grade(case["text"], _evidence(case))
         assert not any(f.check in GROUNDING for f in plain.findings)
 
 

@@ -165,6 +165,9 @@ GROUNDING_HOSTILE = {
     # Direction words are read in the visible text: look-alike letters folded, markup and entities mapped back.
     "20k look-alike and marked-up direction words": lambda: "Revenue r\u043ese, r*o*se, r&#111;se 30% [E001]. " * 20_000,
     "one sentence, 50k entity-spelled words": lambda: "f&#101;ll " * 50_000 + "30% [E001].",
+    # Numeric dates (grounding/dates.py): each numeral of a run looks back a bounded stretch.
+    "100k slashed numbers cited": lambda: "1/" * 100_000 + "2025 [E001].",
+    "20k numeric dates cited": lambda: "on 12/30/2025, 31.12.2024 and 2025-12-31 " * 20_000 + "[E001].",
 }
 
 
@@ -187,6 +190,7 @@ def test_grounding_hostile_input_costs_at_most_a_constant_times_prose(name: str,
         "30% versus 9% [E004], ",
         "412 F. Supp. 3d 77, 91 on 28 September [E001]; ",
         "Revenue f\u0435ll **3**1% to $1.3 B [E001]. ",
+        "12/30/2025 31.12.2024 1/1/1/1 [E001]; ",
     ],
 )
 def test_grounding_cost_grows_linearly(unit: str, case_slice: dict) -> None:

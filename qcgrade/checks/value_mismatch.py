@@ -46,14 +46,25 @@ NAME = "value_mismatch"
 def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
     for miss in value_misses(section, evidence, skip_years=options.allow_years):
         cited = miss.cited
+        start, end = miss.numeral.start, miss.numeral.end
         if miss.cards:
-            message = f"{miss.numeral.text} is not in {', '.join(miss.cards)}"
+            where = f"in {', '.join(miss.cards)}"
         else:
-            message = f"{miss.numeral.text} is not the value of {', '.join('{' + t + '}' for t in cited.tags)}"
+            where = f"the value of {', '.join('{' + t + '}' for t in cited.tags)}"
+        if miss.date is not None and miss.whole_date:
+            # A day the cited cards, which date things, do not write: the date is the miss.
+            start, end = miss.date.start, miss.date.end
+            message = f"the date {section.text[start:end]} is not {where}"
+        elif miss.date is not None:
+            # The year of a numeric date (of a dotted one, one numeral: "31.12.2025"): name both.
+            date, year = miss.date, section.text[miss.date.year_start : miss.date.year_end]
+            message = f"the year {year} of {section.text[date.start : date.end]} is not {where}"
+        else:
+            message = f"{miss.numeral.text} is not {where}"
         if miss.elsewhere is not None:
             message += f"; it appears in {miss.elsewhere}"
         related = miss.cards[0] if miss.cards else cited.tags[0]
-        yield section.finding(NAME, miss.numeral.start, miss.numeral.end, message, related)
+        yield section.finding(NAME, start, end, message, related)
 
 
 CHECK = Check(NAME, 3, run, __doc__ or "")

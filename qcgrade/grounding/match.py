@@ -22,6 +22,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import NamedTuple
 
 import regex
@@ -30,6 +31,7 @@ from ..evidence import Card, EvidenceSlice
 from ..reading.lexicon import NUMERAL
 from ..reading.projection import fold_letters
 from ..reading.section import Marker, Numeral, Section
+from .dates import NumericDate, WrittenDay, numeric_date
 from .directions import (
     DOWN,
     LEXICON,
@@ -47,7 +49,7 @@ from .directions import (
     may_say_in,
     whole_word_starts,
 )
-from .not_values import states_no_value, writes_a_date
+from .not_values import states_no_value, written_dates
 from .values import (
     Value,
     clause_values,
@@ -216,7 +218,8 @@ class CardFacts:
     derived: tuple[Value, ...]
     directions: tuple[CardDirection, ...]
     numerals: tuple[str, ...] = ()  # the numerals of its claim and quote, as written
-    dated: bool = False  # it writes a day beside a month: days are values in what cites it
+    dated: bool = False  # it writes a day (by a month's name or in numbers): days are values in what cites it
+    dates: frozenset[WrittenDay] = frozenset()  # the days it writes, named or numeric (see written_dates)
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,13 @@ class SliceFacts:
             kinds = self.contradicted_by(cards) if cards else None
             found = self.first_words[cards] = first_bytes_saying(kinds) if kinds else None
             return found
+
+    def card_dating(self, date: NumericDate, exclude: frozenset[str]) -> str | None:
+        """The first card of the slice (not in ``exclude``) that writes ``date``, if any."""
+        for card_id, facts in self.cards.items():
+            if card_id not in exclude and date.written_in(facts.dates):
+                return card_id
+        return None
 
     def card_stating(self, value: Value, exclude: frozenset[str]) -> str | None:
         """The first card of the slice (not in ``exclude``) that states ``value``, if any."""
@@ -360,14 +370,16 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     for text in (card.claim, card.quote):
         # A signed change ("-5%", "+30 bps") says its direction by its sign; it ties by its own value only.
         for numeral in NUMERAL.finditer(text):
-            change = signed_change(numeral.group(), text[max(0, numeral.start() - 4) : numeral.start()], text[numeral.end() :][:32])
+            change = signed_change(
+                numeral.group(), text[max(0, numeral.start() - 4) : numeral.start()], text[numeral.end() :][:32]
+            )
             if change is not None:
                 sign, value = change
                 lo, hi = clause_bounds(text, 0, len(text), numeral.start())
                 said = Direction(numeral.start(), numeral.end(), numeral.group(), SIZE, sign, False)
                 found.append(CardDirection(said, text[lo:hi], (value,), frozenset(), lexical=False))
-    dated = writes_a_date(card.claim) or writes_a_date(card.quote)
-    return CardFacts(card, tuple(values), tuple(derived), tuple(found), numerals, dated)
+    dates = written_dates(card.claim) | written_dates(card.quote)
+    return CardFacts(card, tuple(values), tuple(derived), tuple(found), numerals, bool(dates), dates)
 
 
 # The signs that open a signed number: plus, hyphen-minus and the minus sign.
@@ -668,6 +680,10 @@ class ValueMiss:
     cards: tuple[str, ...]  # the cards it rests on (its citation group)
     cited: CitingSentence
     elsewhere: str | None  # a card of the slice that does state it
+    # When the numeral is written in a numeric date: the date, and whether the miss is the
+    # whole date (a day the dated cards do not write) rather than its year.
+    date: NumericDate | None = None
+    whole_date: bool = False
 
 
 def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = False) -> Iterator[ValueMiss]:
@@ -688,6 +704,7 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     seen = reading.seen_text(section)
     citing = {where.index: where for where in reading.citing}
     sentence = -1  # the numerals come in order, a sentence's together
+    judged_to = -1  # the end of the last date flagged whole: its other numerals are not flagged again
     for numeral in numerals:
         written = numeral.text
         first_of_sentence = numeral.sentence != sentence
@@ -718,9 +735,52 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
         value = reading.value(numeral, section)
         if value is None or stated.state(value):
             continue
+        date = numeric_date(section.text, numeral.start, numeral.end)  # dates are read, and flagged, in the source
+        if date is not None:
+            if numeral.start >= judged_to:
+                miss = _date_miss(facts, owners, where, numeral, value, date, stated, skip_years)
+                if miss is not None:
+                    judged_to = date.end if miss.whole_date else judged_to
+                    yield miss
+            continue
         if states_no_value(text, start, end, any(facts.cards[card].dated for card in owners)):
             continue
         yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
+
+
+def _date_miss(
+    facts: SliceFacts,
+    owners: tuple[str, ...],
+    where: CitingSentence,
+    numeral: Numeral,
+    value: Value,
+    date: NumericDate,
+    stated: Sources,
+    skip_years: bool,
+) -> ValueMiss | None:
+    """What is wrong with a numeral its sources do not state, written in a numeric date, if anything.
+
+    None when a cited card writes the very day, year and all. Else, as with a
+    day beside a month's name: when a cited card dates something, the date
+    must be one it writes (in any form; a card's day without a year matches
+    any year), else the whole date is the miss; otherwise, or when it is
+    written, its month and day state no value, and its year is compared as
+    any year.
+    """
+    cards = [facts.cards[card] for card in owners]
+    if any(not date.days.isdisjoint(card.dates) for card in cards):
+        return None  # the very day, year and all ("12/31/2025" where a card writes "12/31/25")
+    if any(card.dated for card in cards) and not any(date.written_in(card.dates) for card in cards):
+        return ValueMiss(numeral, value, owners, where, facts.card_dating(date, frozenset(owners)), date, whole_date=True)
+    if numeral.end <= date.year_start or date.year_end <= numeral.start:
+        return None  # its month or day
+    if skip_years and date.year_end - date.year_start == 4:
+        return None
+    years = [Value(Decimal(year), Decimal("0.5")) for year in sorted(date.years)]
+    if any(stated.state(year) for year in years):
+        return None  # "25" of "12/31/25" where the card writes 2025
+    year = value if numeral.start == date.year_start else years[-1]  # the year of a dotted date, read as one numeral
+    return ValueMiss(numeral, year, owners, where, facts.card_stating(year, frozenset(owners)), date)
 
 
 def _stated_by(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -> Sources:

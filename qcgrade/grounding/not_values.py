@@ -9,6 +9,13 @@ are no claim at all, and a card has no reason to repeat them:
   in their usual short forms: "28 markets" stays a number; after the month,
   the day ends the date: "Jan-Dec 19 GWh" is a volume). A card that dates
   things (a hearing, a maturity) makes its days values;
+- the month and day of a numeric date ("12/31/2025", "2025-12-31",
+  "31/12/2025", "31.12.2025": :mod:`qcgrade.grounding.dates`), the same
+  way: when no cited card dates anything they state no value and the year
+  is compared as a year; when one does, the date must be a day it writes, by
+  name or in numbers (else the whole date is the miss). A card's numeric
+  date dates it too (:func:`written_dates`). That is judged in
+  :func:`qcgrade.grounding.match.value_misses`, which knows the cards;
 - a paragraph mark's number: "Compl. ¶ 38";
 - a code of several numbers joined by slashes, hyphens or colons, after a
   short capital prefix, a docket number, or plain joined numbers after a
@@ -31,6 +38,8 @@ from __future__ import annotations
 
 import re
 
+from .dates import WrittenDay, numeric_days_in, writes_a_numeric_date
+
 _MONTH = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
     "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
@@ -43,11 +52,15 @@ _DATE_GOES_ON = re.compile(
     r"(?:[,.;:)\]]|\s*$|[ \u00a0]*[\[(]|[ \u00a0]+(?:(?:19|20)[0-9]{2}\b"
     r"|(?:and|or|to|through|until|when|the|a|an|at|in|on|of|for|with|by|from)\b))"
 )
-# A card that writes a day beside a month dates something: its days are values.
+# A card that writes a day beside a month dates something: its days are values. The year
+# after it, if any, is read too (it takes no part in whether the card dates something).
+_YEAR_AFTER = r"(?:,?[ \u00a0](?P<{}>(?:19|20)[0-9]{{2}})(?![0-9]))?"
 _WRITTEN_DATE = re.compile(
-    rf"(?<![0-9])(?:0?[1-9]|[12][0-9]|3[01])[ \u00a0](?:{_MONTH})\b"
-    rf"|(?<![A-Za-z])(?:{_MONTH})\.?[ \u00a0](?:0?[1-9]|[12][0-9]|3[01])(?![0-9])"
+    rf"(?<![0-9])(?P<day>0?[1-9]|[12][0-9]|3[01])[ \u00a0](?P<month>{_MONTH})\b\.?{_YEAR_AFTER.format('year')}"
+    rf"|(?<![A-Za-z])(?P<month_first>{_MONTH})\.?[ \u00a0](?P<day_after>0?[1-9]|[12][0-9]|3[01])(?![0-9])"
+    rf"{_YEAR_AFTER.format('year_after')}"
 )
+_MONTH_NUMBER = {name[:3].lower(): number for number, name in enumerate(_MONTH.split("|")[:12], start=1)}
 
 # A paragraph mark, or a paragraph's or page's word ("\u00b6 38", "para. 214", "p. 4").
 _PARAGRAPH_MARK_BEFORE = re.compile(
@@ -103,8 +116,25 @@ def states_no_value(text: str, start: int, end: int, dated: bool = False) -> boo
 
 
 def writes_a_date(text: str) -> bool:
-    """Whether ``text`` (a card's) writes a day beside a month ("on 19 March", "May 15")."""
-    return _WRITTEN_DATE.search(text) is not None
+    """Whether ``text`` (a card's) writes a day beside a month ("on 19 March", "May 15") or a numeric date."""
+    return _WRITTEN_DATE.search(text) is not None or writes_a_numeric_date(text)
+
+
+def written_dates(text: str) -> frozenset[WrittenDay]:
+    """Every day ``text`` (a card's) writes: "31 December 2025", "Dec. 31", "12/31/2025", "2025-12-31".
+
+    A day beside a month with no year after it is ``(None, month, day)``;
+    a numeric date gives each day it may mean. Empty exactly when
+    :func:`writes_a_date` is false.
+    """
+    found: set[WrittenDay] = set()
+    for named in _WRITTEN_DATE.finditer(text):
+        month = named.group("month") or named.group("month_first")
+        day = named.group("day") or named.group("day_after")
+        year = named.group("year") or named.group("year_after")
+        found.add((int(year) if year else None, _MONTH_NUMBER[month[:3].lower()], int(day)))
+    found.update(numeric_days_in(text))
+    return frozenset(found)
 
 
 def _day_of_month(text: str, start: int, end: int) -> bool:
