@@ -38,7 +38,8 @@ class _Finds(Protocol):
 class Marker(NamedTuple):
     """A citation id, metric tag or cross-reference as the reader sees it.
 
-    ``vouches`` is False for a marker inside raw HTML (which can hide it) or
+    ``vouches`` is False for a marker inside raw HTML (which can hide it), in
+    a group split by a tag CSS could make a block (see :func:`_soft_ends`) or
     in a section using bidi overrides (which can reverse it): such a marker
     is still checked, but never annotates a number or counts as coverage.
     """
