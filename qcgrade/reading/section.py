@@ -582,8 +582,8 @@ def _soft_ends(
     and ``numerals`` the numbers of the whole text, each sorted. Linear: each
     word is scanned back over once.
     """
+    groups = _merged(groups)  # a group's ids may be blanked one by one, and overlap
     group_starts = [start for start, _ in groups]
-    group_reach = list(accumulate((end for _, end in groups), max))
     numeral_starts = [start for start, _ in numerals]
     numeral_reach = list(accumulate((end for _, end in numerals), max))
     whole = tuple((u.start, u.end) for u in doc.units if u.kind in _WHOLE_UNITS)
@@ -593,7 +593,7 @@ def _soft_ends(
     scanned_to = run_start = 0  # how far words were scanned back, and the start of the word that reached there
     for at in doc.soft_breaks:
         i = bisect_left(group_starts, at) - 1
-        if i >= 0 and group_reach[i] > at:
+        if i >= 0 and groups[i][1] > at:
             silenced.append(groups[i])
             at = groups[i][0]
         if whole and _overlaps(whole_starts, whole, at, at + 1):
@@ -610,7 +610,7 @@ def _soft_ends(
                 word = run_start  # the word goes on before the last break scanned: its start is known
             scanned_to, run_start = at, word
             # Only letters and digits of no number or marker lie between: the end may move.
-            if not (j >= 0 and numeral_reach[j] > word) and not (i >= 0 and group_reach[i] > word):
+            if not (j >= 0 and numeral_reach[j] > word) and not (i >= 0 and groups[i][1] > word):
                 at = word
         added.append(at)
     if silenced:
@@ -628,6 +628,17 @@ def _soft_ends(
         kept.append(end)
         prev = end
     return kept, found
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted ``spans`` with those that overlap joined: disjoint, in order."""
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def _silence(found: list[_Found], groups: list[tuple[int, int]]) -> list[_Found]:
