@@ -104,6 +104,11 @@ _ATOMS = [
     "![alt 6](i.png)",
     "<span>",
     "</span>",
+    # Tags a browser draws inline (an unknown element, a styled span): they show nothing.
+    "<x-a>",
+    "</x-a>",
+    "<x-a></x-a>",
+    '<span style="x">',
     "TL;DR",
     # Reading families of issue 9: terminators of any script, closing quotes,
     # marker tails, wrapped and look-alike groups, near-miss ids, names.
