@@ -94,9 +94,14 @@ HOSTILE = {
     "100k one-letter initials": lambda: "l." * 100_000,
     "50k look-alike decimals before a magnitude": lambda: "lO.l bn " * 50_000,
     "100k spaced look-alike percents": lambda: "IO % " * 100_000,
-    # Markers split by tags a browser draws inline are read again without those tags.
+    # Tags a browser draws inline show nothing: groups, ids, words and numbers join across them,
+    # and each such tag is a possible sentence end placed by looking around it.
     "50k groups split by inline tags": lambda: "x [<x-a></x-a>E999] " * 50_000,
     "100k inline tags in one group": lambda: "[" + "<x-a>" * 100_000 + "E999]",
+    "50k ids split by inline tags": lambda: "x [E0<x></x>01] 42 " * 50_000,
+    "100k inline tags in one word": lambda: "a<x-a></x-a>" * 100_000,
+    "100k inline tags in one number": lambda: "4" + "<x-a></x-a>4" * 100_000,
+    "50k numbers split by inline tags": lambda: "4<x-a></x-a>2% " * 50_000,
 }
 
 
@@ -132,6 +137,7 @@ def test_hostile_input_costs_at_most_a_constant_times_prose(name: str, case_slic
         "l.",
         "lO.l bn IO % lO\npercent $lObn ",
         "x [<x-a></x-a>E999] 42 ",
+        "a<x-a></x-a>b 4<x></x>2% [E0<x></x>01] ",
     ],
 )
 def test_cost_grows_linearly(unit: str, case_slice: dict) -> None:

@@ -104,6 +104,11 @@ _ATOMS = [
     "![alt 6](i.png)",
     "<span>",
     "</span>",
+    # Tags a browser draws inline (an unknown element, a styled span): they show nothing.
+    "<x-a>",
+    "</x-a>",
+    "<x-a></x-a>",
+    '<span style="x">',
     "TL;DR",
     # Reading families of issue 9: terminators of any script, closing quotes,
     # marker tails, wrapped and look-alike groups, near-miss ids, names.
@@ -206,6 +211,10 @@ _section = st.lists(_block(), min_size=1, max_size=6).map("\n\n".join)
 @example("revenue\n\n1. revenue\n2. *x*")
 # A list item's text read whole, not its first piece: "xrevenue" is no quantity (found by a random run).
 @example("revenue\n\n1. revenue\n2. *x*revenue")
+# A tag a browser draws inline shows nothing inside a word, a number or a marker id:
+# "10-Qrevenue" holds the number 10, "[E001]" is a citation and no number 01.
+@example("Revenue rose 10-Q<x-a></x-a>revenue.")
+@example("Revenue grew [E0<x></x>01].")
 def test_grader_sees_what_the_rendered_html_shows(text: str) -> None:
     assert grader_view(text) == oracle(text)
 

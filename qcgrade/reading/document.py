@@ -54,6 +54,7 @@ class Document:
     line_starts: list[int]
     unit_starts: list[int]  # units[i].start, for bisection
     cleaning: bool  # the text may show zero-width or look-alike characters
+    soft_breaks: tuple[int, ...] = ()  # visible offsets of tags drawn inline that CSS could make blocks, sorted
 
     @property
     def visible(self) -> str:
@@ -201,6 +202,7 @@ class _Walk:
             self.lines.starts,
             [u.start for u in units],
             self.cleaning,
+            tuple(sorted(set(self.builder.soft_breaks))),
         )
 
 

@@ -6,9 +6,11 @@ and a policy under reward pressure will find every gap. The rule is
 lopsided instead, so that no markup can buy a pass:
 
 - every piece of text inside HTML counts as shown for *numerals* and for
-  checking markers (an orphan citation in a hidden span is still an orphan),
-  and a tag a browser draws inline by default does not split a marker group
-  for checking (``[<x></x>E999]`` shows ``[E999]``: see :func:`may_flow_inline`);
+  checking markers (an orphan citation in a hidden span is still an orphan);
+- a tag a browser draws inline by default shows nothing: the text joins
+  across it (``1<x></x>0%`` shows ``10%``, ``[<x></x>E999]`` shows
+  ``[E999]``), and since CSS could still make it a block, it is recorded as
+  a possible sentence end that only vouching heeds (see :data:`SOFT_BREAK`);
 - a citation or metric tag inside an HTML element never *vouches* for a
   number, and a TL;DR inside HTML does not count, since HTML can hide them;
 - only what a browser never renders as text is dropped: comments (ended as
@@ -30,6 +32,10 @@ from .projection import ProjectionBuilder
 
 #: Replaces a tag that starts a new block: it always ends a sentence.
 BLOCK_BREAK = "\u2029"
+#: What :func:`tag_break` answers for a tag a browser draws inline by default
+#: but CSS could make a block: nothing visible, and a possible sentence end
+#: kept beside the text (``ProjectionBuilder.add_soft_break``). Never added as text.
+SOFT_BREAK = "<soft break>"
 
 # Elements whose content is never rendered as text.
 _RAW_TEXT = frozenset({"script", "style", "template"})
@@ -39,7 +45,7 @@ _VOID = frozenset(
 )
 # Phrasing elements flow with the text around them; any other tag (known or
 # not, or any element with a style, which can make it a block) may start a
-# new line, so it ends a sentence.
+# new line: a block element's tag ends a sentence, any other is a SOFT_BREAK.
 _PHRASING = frozenset(
     {
         "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins", "kbd",
@@ -92,14 +98,8 @@ _BROWSER_BLOCKS = frozenset(
 )
 
 
-def may_flow_inline(source: str, at: int) -> bool:
-    """Whether the tag at ``source[at]`` (its ``<``) may draw no line break: no block element by default."""
-    name = _TAG_NAME.match(source, at)
-    return name is not None and name.group(2).lower() not in _BROWSER_BLOCKS
-
-
 def tag_break(name: str, attributes: str) -> str:
-    """What a tag leaves in the visible text: a sentence break, a line break, a space or nothing."""
+    """What a tag leaves in the visible text: a sentence break, a line break, a space, nothing or a SOFT_BREAK."""
     name = name.lower()
     if name in ("br", "wbr"):
         return "\n" if name == "br" else ""
@@ -107,7 +107,7 @@ def tag_break(name: str, attributes: str) -> str:
         return " "
     if name in _PHRASING and not _STYLE.search(attributes):
         return ""
-    return BLOCK_BREAK
+    return BLOCK_BREAK if name in _BROWSER_BLOCKS else SOFT_BREAK
 
 
 class HtmlSource(Protocol):
@@ -187,7 +187,9 @@ def _add_tag(builder: ProjectionBuilder, html_source: HtmlSource, lt: int, state
     state.feed(closing, name)
     attributes = source[name_match.end() : end - 1]
     shown = tag_break(name, attributes)
-    if shown:
+    if shown == SOFT_BREAK:
+        builder.add_soft_break()
+    elif shown:
         builder.add(shown, html_source.source(lt), html_source.source(end - 1) + 1)
     if not closing and "=" in attributes:
         at = name_match.end()

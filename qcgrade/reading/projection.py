@@ -185,7 +185,7 @@ class Projection:
 class ProjectionBuilder:
     """Accumulates visible pieces in reading order."""
 
-    __slots__ = ("_parts", "_vis", "_src", "_end", "_length")
+    __slots__ = ("_parts", "_vis", "_src", "_end", "_length", "soft_breaks")
 
     def __init__(self) -> None:
         self._parts: list[str] = []
@@ -193,6 +193,7 @@ class ProjectionBuilder:
         self._src: list[int] = []
         self._end: list[int] = []
         self._length = 0
+        self.soft_breaks: list[int] = []  # visible offsets of possible sentence ends that show nothing
 
     def add(self, visible: str, src_start: int, src_end: int) -> None:
         """Add ``visible``, read from source ``[src_start, src_end)``."""
@@ -207,6 +208,10 @@ class ProjectionBuilder:
         """A visible separator that stands for no source text."""
         at = self._end[-1] if self._end else 0
         self.add(char, at, at)
+
+    def add_soft_break(self) -> None:
+        """A possible sentence end that shows nothing: the text on either side joins (see html.SOFT_BREAK)."""
+        self.soft_breaks.append(self._length)
 
     @property
     def length(self) -> int:

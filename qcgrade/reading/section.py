@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate
 from operator import itemgetter
 from typing import NamedTuple, Protocol
 
@@ -20,7 +21,6 @@ from markdown_it.token import Token
 from ..findings import Finding
 from ..spans import LineIndex
 from .document import Document, read_document
-from .html import BLOCK_BREAK, may_flow_inline
 from .lexicon import TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
 from .names import heading_number, is_name
 from .numerals import DIGIT_SHAPES, NumeralStarts, digit_shapes, numeral_pattern, scan_start, shows_bidi_override
@@ -38,7 +38,8 @@ class _Finds(Protocol):
 class Marker(NamedTuple):
     """A citation id, metric tag or cross-reference as the reader sees it.
 
-    ``vouches`` is False for a marker inside raw HTML (which can hide it) or
+    ``vouches`` is False for a marker inside raw HTML (which can hide it), in
+    a group split by a tag CSS could make a block (see :func:`_soft_ends`) or
     in a section using bidi overrides (which can reverse it): such a marker
     is still checked, but never annotates a number or counts as coverage.
     """
@@ -127,16 +128,26 @@ class Section:
         doc = read_document(text)
         folded = fold(doc.visible) if doc.cleaning else doc.visible
         quotations = quoted_spans(folded) if ("[" in folded or "{" in folded) else []
-        found, masks = _find_markers(text, folded, doc, quotations)
+        found, groups = _find_markers(folded, doc, quotations)
         # Markers that cannot vouch do not hide their digits; section numbers are structure.
         may_vouch = not shows_bidi_override(text)
-        masks = sorted(_vouching_masks(doc, masks, may_vouch) + _section_numbers(doc, folded))
+        masks = sorted(_vouching_masks(doc, groups, may_vouch) + _section_numbers(doc, folded))
         hiding = "<" in text and _hiding_html(doc, text)
         scan: list[str | None] = [None]
         tldrs, breaks = _find_tldrs(doc, folded, masks, scan)
         if hiding:
             tldrs = []
         ends = _sentence_ends(doc, folded, breaks, quotations)
+        starts: NumeralStarts | None = None
+        spans: list[tuple[int, int]] = []
+        if doc.soft_breaks:
+            # Where such a tag may end a sentence depends on the numbers it stands in: read them all now.
+            blanked = scan[0]
+            if blanked is None:
+                blanked = scan[0] = _blank(folded, masks) if masks else folded
+            starts = NumeralStarts(blanked)
+            spans = _numeral_spans(blanked, starts, 0, len(folded))
+            ends, found = _soft_ends(doc, folded, ends, found, groups, spans)
         markers = _markers(doc, found, ends, may_vouch and not hiding)
         setter = object.__setattr__
         setter(self, "text", text)
@@ -152,8 +163,11 @@ class Section:
         setter(self, "_sentences", _UNSET)
         setter(self, "_numerals", _UNSET)
         setter(self, "_scan", scan[0])
-        setter(self, "_starts", None)
+        setter(self, "_starts", starts)
         setter(self, "_drawn", None)
+        if doc.soft_breaks:
+            # Every later question is answered from this one list, read with the final sentence ends.
+            setter(self, "_numerals", self._numerals_sorted(self._to_numerals(spans)))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Section is immutable; cannot set {name!r}")
@@ -172,12 +186,15 @@ class Section:
     def numerals(self) -> tuple[Numeral, ...]:
         """Every numeral the reader sees, outside markers, in source order."""
         if self._numerals is _UNSET:
-            found = list(self._scan_numerals(0, len(self._folded)))
-            drawn = self._drawn_numerals()
-            if drawn:
-                found = sorted(found + drawn, key=lambda n: (n.start, n.end))
-            object.__setattr__(self, "_numerals", tuple(found))
+            object.__setattr__(self, "_numerals", self._numerals_sorted(self._scan_numerals(0, len(self._folded))))
         return self._numerals  # type: ignore[return-value]
+
+    def _numerals_sorted(self, found: list[Numeral]) -> tuple[Numeral, ...]:
+        """``found`` (the whole text's numerals) with the drawn ones, in source order."""
+        drawn = self._drawn_numerals()
+        if drawn:
+            found = sorted(found + drawn, key=lambda n: (n.start, n.end))
+        return tuple(found)
 
     def _drawn_numerals(self) -> list[Numeral]:
         """Numbers the renderer draws that the visible text does not hold: list numbers (read once)."""
@@ -273,25 +290,15 @@ class Section:
         if starts is None:
             starts = NumeralStarts(scan)
             object.__setattr__(self, "_starts", starts)
-        first = starts.first(start, end)
-        if first < 0:
-            return []
-        start = scan_start(scan, first, start)
-        # The cheapest pattern for just this stretch: a reward call on a mostly
-        # cited section scans little, and pays for little.
-        pattern = numeral_pattern(scan[start:end])
-        if pattern is None:
-            return []
-        spans = (
-            digit_shapes(scan, start, end) if pattern is DIGIT_SHAPES else [m.span() for m in pattern.finditer(scan, start, end)]
-        )
+        return self._to_numerals(_numeral_spans(scan, starts, start, end))
+
+    def _to_numerals(self, spans: list[tuple[int, int]]) -> list[Numeral]:
+        """Numerals at visible ``spans``, with their source offsets and sentences."""
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
         found = []
         for vs, ve in spans:
-            if ve - vs <= 4 and is_name(scan, vs, ve):
-                continue  # "3Q24", "Strix-9", "Scope 3", "10-K": a name, not a quantity
             src_start, src_end = to_source(vs, ve)
             found.append(Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs)))
         return found
@@ -467,13 +474,25 @@ def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _find_markers(
-    text: str, folded: str, doc: Document, quotations: list[tuple[int, int]]
-) -> tuple[list[_Found], list[tuple[int, int]]]:
+def _numeral_spans(scan: str, starts: NumeralStarts, start: int, end: int) -> list[tuple[int, int]]:
+    """Visible spans of the numerals in ``scan[start:end]`` (markers blanked), names left out."""
+    first = starts.first(start, end)
+    if first < 0:
+        return []
+    start = scan_start(scan, first, start)
+    # The cheapest pattern for just this stretch: a reward call on a mostly
+    # cited section scans little, and pays for little.
+    pattern = numeral_pattern(scan[start:end])
+    if pattern is None:
+        return []
+    spans = digit_shapes(scan, start, end) if pattern is DIGIT_SHAPES else [m.span() for m in pattern.finditer(scan, start, end)]
+    # "3Q24", "Strix-9", "Scope 3", "10-K": a name, not a quantity
+    return [(vs, ve) for vs, ve in spans if not (ve - vs <= 4 and is_name(scan, vs, ve))]
+
+
+def _find_markers(folded: str, doc: Document, quotations: list[tuple[int, int]]) -> tuple[list[_Found], list[tuple[int, int]]]:
     """Every citation id, metric tag and xref outside code, sorted; and the spans to blank."""
     found, masks = find_markers(folded, quotations)
-    if BLOCK_BREAK in folded and "<" in text:
-        found.extend(_markers_across_inline_tags(text, folded, doc, quotations, found))
     if doc.links:
         linked, link_masks = link_citations(folded, doc.links)
         found.extend(linked)
@@ -487,47 +506,6 @@ def _find_markers(
     found.sort(key=itemgetter(3))
     masks.sort()
     return found, masks
-
-
-def _markers_across_inline_tags(
-    text: str, folded: str, doc: Document, quotations: list[tuple[int, int]], found: list[_Found]
-) -> list[_Found]:
-    """Markers that a tag which may flow inline splits ("[<x></x>E999]" shows "[E999]"), as checked-only finds.
-
-    Every tag but the phrasing ones ends a sentence (it may start a new
-    line), so a marker group it splits is no marker in ``folded``. A browser
-    draws most such tags inline, and then the reader sees the marker: it is
-    read again with those breaks taken out, and each marker found only that
-    way is checked but never vouches. Breaks of block elements stay (the
-    reader sees the group split over two lines), and so does an id that a
-    tag splits itself.
-    """
-    to_source = doc.projection.to_source
-    breaks: list[int] = []
-    at = folded.find(BLOCK_BREAK)
-    while at >= 0:
-        # A tag's break is read from the whole tag; a unit's break from no source, or a blank.
-        src_start, src_end = to_source(at, at + 1)
-        if src_end - src_start > 2 and text[src_end - 1] == ">" and may_flow_inline(text, src_start):
-            breaks.append(at)
-        at = folded.find(BLOCK_BREAK, at + 1)
-    if not breaks:
-        return []
-    # Offsets in the text without the breaks: the i-th break stood at breaks[i] - i there.
-    gone = [at - i for i, at in enumerate(breaks)]
-    pieces = [folded[lo + 1 : hi] for lo, hi in zip([-1, *breaks], [*breaks, len(folded)])]
-    joined = "".join(pieces)
-    shifted = [(a - bisect_left(breaks, a), b - bisect_left(breaks, b)) for a, b in quotations]
-    known = {(kind, id_start, id_end) for kind, id_start, id_end, *_rest in found}
-    extra: list[_Found] = []
-    for kind, id_start, id_end, start, end, _vouch in find_markers(joined, shifted)[0]:
-        # A start stands after the breaks taken out before it, an end after those before its last character.
-        id_start, start = id_start + bisect_right(gone, id_start), start + bisect_right(gone, start)
-        id_end, end = id_end + bisect_left(gone, id_end), end + bisect_left(gone, end)
-        if (kind, id_start, id_end) in known or folded.find(BLOCK_BREAK, id_start, id_end) >= 0:
-            continue
-        extra.append((kind, id_start, id_end, start, end, False))
-    return extra
 
 
 def _vouching_masks(doc: Document, masks: list[tuple[int, int]], may_vouch: bool) -> list[tuple[int, int]]:
@@ -603,6 +581,102 @@ def _sentence_ends(doc: Document, folded: str, breaks: list[int], quotations: li
     if not ends or ends[-1] != len(folded):
         ends.append(len(folded))
     return ends
+
+
+def _soft_ends(
+    doc: Document,
+    folded: str,
+    ends: list[int],
+    found: list[_Found],
+    groups: list[tuple[int, int]],
+    numerals: list[tuple[int, int]],
+) -> tuple[list[int], list[_Found]]:
+    """Sentence ends at the tags a browser draws inline that CSS could make blocks (``Document.soft_breaks``).
+
+    The reader's text joins across such a tag, so words, numbers and marker
+    groups read whole; it is a sentence end for vouching only, and a
+    conservative one: no marker vouches for a number across it.
+
+    - A marker group it splits (``[E0<x></x>01]``) is checked but never vouches,
+      and the end moves to the group's start.
+    - A number it splits (``1<x></x>0%``) becomes a sentence of its own, so no
+      marker vouches for it (a block would show ``1`` apart).
+    - Inside a word the end moves to the word's start, so the word reads whole
+      in the sentence after it, unless a number or marker stands in between.
+    - A table row and a code block stay one sentence each.
+
+    ``ends`` must end with ``len(folded)``; ``groups`` are the marker groups
+    and ``numerals`` the numbers of the whole text, each sorted. Linear: each
+    word is scanned back over once.
+    """
+    groups = _merged(groups)  # a group's ids may be blanked one by one, and overlap
+    group_starts = [start for start, _ in groups]
+    numeral_starts = [start for start, _ in numerals]
+    numeral_reach = list(accumulate((end for _, end in numerals), max))
+    whole = tuple((u.start, u.end) for u in doc.units if u.kind in _WHOLE_UNITS)
+    whole_starts = [start for start, _ in whole]
+    silenced: list[tuple[int, int]] = []
+    added: list[int] = []
+    scanned_to = run_start = 0  # how far words were scanned back, and the start of the word that reached there
+    for at in doc.soft_breaks:
+        i = bisect_left(group_starts, at) - 1
+        if i >= 0 and groups[i][1] > at:
+            silenced.append(groups[i])
+            at = groups[i][0]
+        if whole and _overlaps(whole_starts, whole, at, at + 1):
+            continue
+        j = bisect_left(numeral_starts, at) - 1
+        if j >= 0 and numerals[j][1] > at:
+            added.extend(numerals[j])
+            continue
+        if 0 < at < len(folded) and at >= scanned_to and folded[at - 1].isalnum() and folded[at].isalnum():
+            word = at
+            while word > scanned_to and folded[word - 1].isalnum():
+                word -= 1
+            if word == scanned_to and word and folded[word - 1].isalnum():
+                word = run_start  # the word goes on before the last break scanned: its start is known
+            scanned_to, run_start = at, word
+            # Only letters and digits of no number or marker lie between: the end may move.
+            if not (j >= 0 and numeral_reach[j] > word) and not (i >= 0 and groups[i][1] > word):
+                at = word
+        added.append(at)
+    if silenced:
+        found = _silence(found, silenced)
+    extra = {end for end in added if 0 < end < len(folded)}.difference(ends)
+    if not extra:
+        return ends, found
+    merged = sorted(extra.union(ends))
+    kept: list[int] = []
+    prev = 0
+    for k, end in enumerate(merged):
+        # An end that would leave a blank sentence on either side is not needed: a blank holds nothing to vouch.
+        if end in extra and (folded[prev:end].isspace() or folded[end : merged[k + 1]].isspace()):
+            continue
+        kept.append(end)
+        prev = end
+    return kept, found
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted ``spans`` with those that overlap joined: disjoint, in order."""
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _silence(found: list[_Found], groups: list[tuple[int, int]]) -> list[_Found]:
+    """``found`` with the markers inside ``groups`` (sorted by start) unable to vouch."""
+    starts = [start for start, _ in groups]
+    silenced: list[_Found] = []
+    for kind, id_start, id_end, start, end, vouch in found:
+        i = bisect_right(starts, start) - 1
+        inside = i >= 0 and groups[i][1] >= end
+        silenced.append((kind, id_start, id_end, start, end, vouch and not inside))
+    return silenced
 
 
 def _build_sentences(section: Section) -> tuple[Sentence, ...]:
