@@ -42,6 +42,9 @@ def _prose_seconds_per_char(slice_: dict) -> float:
 
 HOSTILE = {
     "5 MB section": lambda: (CLEAN + "\n\n") * (5_000_000 // (len(CLEAN) + 2)),
+    # Footnote marks in superscripts: each is matched once, its attributes scanned to the next bracket.
+    "50k footnote marks": lambda: "Revenue grew.<sup>1</sup> " * 50_000,
+    "100k unclosed superscripts": lambda: "<sup 1 " * 100_000,
     "100k unmatched [": lambda: "[" * 100_000,
     "100k unmatched {": lambda: "{" * 100_000,
     "100k [ and spaces": lambda: "[ " * 100_000,

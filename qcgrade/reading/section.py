@@ -131,7 +131,7 @@ class Section:
         found, groups = _find_markers(folded, doc, quotations)
         # Markers that cannot vouch do not hide their digits; section numbers are structure.
         may_vouch = not shows_bidi_override(text)
-        masks = sorted(_vouching_masks(doc, groups, may_vouch) + _section_numbers(doc, folded))
+        masks = sorted(_vouching_masks(doc, groups, may_vouch) + _section_numbers(doc, folded) + _footnote_marks(doc, text))
         hiding = "<" in text and _hiding_html(doc, text)
         scan: list[str | None] = [None]
         tldrs, breaks = _find_tldrs(doc, folded, masks, scan)
@@ -471,6 +471,38 @@ def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
             number = heading_number(folded, unit.start, unit.end)
             if number is not None:
                 spans.append(number)
+    return spans
+
+
+# A footnote mark: digits, or a list or range of them, in a superscript ("FY25.<sup>1</sup>",
+# "growth<sup>2,3</sup>"). Right after a digit a superscript is an exponent ("10<sup>6</sup>"), a number.
+_FOOTNOTE_SUP = regex.compile(
+    r"<sup(?:\s[^<>]*)?>\s*([0-9]{1,3}(?:\s?[,\u2013\-]\s?[0-9]{1,3}){0,8})\s*</sup\s*>", regex.IGNORECASE
+)
+
+
+_CURRENCY_BEFORE = regex.compile(r"\p{Sc}")
+_UNIT_AFTER = regex.compile(
+    r"\s{0,2}(?:[%\u2030\u2031\uff05\ufe6a]|(?:per\s?cent|percent|pct|bps?|pp|points?|[kmbt]n?|mn|bn|million|billion|trillion|thousand|x)(?![\p{L}\p{N}]))",
+    regex.IGNORECASE,
+)
+
+
+def _footnote_marks(doc: Document, text: str) -> list[tuple[int, int]]:
+    """Visible spans of footnote marks in superscripts: a reader sees a pointer to a note, not a number."""
+    if "<sup" not in text and "<SUP" not in text and "<Sup" not in text:
+        return []
+    to_visible, visible = doc.projection.to_visible, doc.visible
+    spans = []
+    for mark in _FOOTNOTE_SUP.finditer(text):
+        if mark.start() and (text[mark.start() - 1].isdigit() or _CURRENCY_BEFORE.match(text, mark.start() - 1)):
+            continue  # an exponent, or an amount ("$<sup>5</sup>")
+        if _UNIT_AFTER.match(text, mark.end()):
+            continue  # a quantity however it is drawn ("<sup>45</sup>%", "<sup>3</sup> bn")
+        start, end = to_visible(mark.start(1)), to_visible(mark.end(1))
+        # Shown as its digits alone: HTML, not a tag written out in code ("`<sup>1</sup>`").
+        if visible[start:end] == mark.group(1) and visible[start - 1 : start] != ">":
+            spans.append((start, end))
     return spans
 
 
