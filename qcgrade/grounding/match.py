@@ -479,7 +479,8 @@ class _Reading:
         self.section_id = id(section)
         self.text = section.text
         self.evidence = evidence
-        self.citing = tuple(_citing_sentences(section, evidence))
+        self.rows: set[int] = set()  # the citing sentences that are table rows
+        self.citing = tuple(_citing_sentences(section, evidence, self.rows))
         self._numerals: dict[int, list[Numeral]] | None = None
         self._numeral_list: list[Numeral] | None = None
         self._values: dict[int, Value | None] = {}
@@ -514,11 +515,17 @@ class _Reading:
         """The signed changes of the citing sentences (see :func:`signed_change`) and their signs, by sentence."""
         if self._signed is None:
             found: dict[int, list[tuple[Numeral, int]]] = {}
+            rows = self.rows
             for numeral in self.numeral_list():
-                if numeral.text[:1] in _CHANGE_SIGNS:
+                # In a table an accountant writes a fall in parentheses: "(5%)" in a y/y column.
+                if numeral.text[:1] in _CHANGE_SIGNS or (rows and numeral.sentence in rows and numeral.text[:1].isdigit()):
                     value = self.value(numeral, section)
-                    if value is not None and value.unit in ("percent", "points", "bp"):
+                    if value is None or value.unit not in ("percent", "points", "bp"):
+                        continue
+                    if numeral.text[:1] in _CHANGE_SIGNS:
                         found.setdefault(numeral.sentence, []).append((numeral, UP if numeral.text[0] == "+" else DOWN))
+                    elif value.negative:
+                        found.setdefault(numeral.sentence, []).append((numeral, DOWN))
             self._signed = found
         return self._signed
 
@@ -574,7 +581,8 @@ def citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[Citi
     yield from _reading(section, evidence).citing
 
 
-def _citing_sentences(section: Section, evidence: EvidenceSlice) -> list[CitingSentence]:
+def _citing_sentences(section: Section, evidence: EvidenceSlice, rows: set[int] | None = None) -> list[CitingSentence]:
+    """The citing sentences in order; ``rows`` receives the indices of those that are table rows."""
     citations, metric_tags = section.citations, section.metric_tags
     if not citations and not metric_tags:
         return []
@@ -593,6 +601,8 @@ def _citing_sentences(section: Section, evidence: EvidenceSlice) -> list[CitingS
     for index, (sentence_start, sentence_end, kind) in zip(indices, section.visible_spans(indices)):
         if kind == "code":
             continue
+        if kind == "row" and rows is not None:
+            rows.add(index)
         cards, groups, starts = cited.get(index, no_cards)
         tags, spans = tagged.get(index, no_tags) if tagged else no_tags
         found.append(CitingSentence(index, sentence_start, sentence_end, cards, tags, groups, starts, spans))
@@ -867,9 +877,14 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
             continue
         read = words.directions(where.start, where.end)
         if signed:
-            to_visible = section.to_visible
-            changes = [(to_visible(n.start), n.text, sign) for n, sign in signed]
-            read = sorted(read + [Direction(at, at + len(text), text, SIZE, sign, False) for at, text, sign in changes])
+            to_visible, shown = section.to_visible, section.visible
+            changes = []
+            for numeral, sign in signed:
+                at, end = to_visible(numeral.start), to_visible(numeral.start) + len(numeral.text)
+                if numeral.text[:1] not in _CHANGE_SIGNS:  # "(5%)": the parentheses say it
+                    at, end = at - 1, end + 1
+                changes.append(Direction(at, end, shown[at:end], SIZE, sign, False))
+            read = sorted(read + changes)
         # Only a word some owning card contradicts can be a miss (see judge()); the
         # sentence is indexed only when there is one outside the markers.
         groups = where.groups
@@ -1087,7 +1102,7 @@ class _SentenceReader:
             for card_direction in facts.cards[card_id].directions
             if card_direction.direction.axis == direction.axis
         ]
-        if direction.word[:1] in _CHANGE_SIGNS:
+        if direction.word[:1] in _CHANGE_SIGNS or direction.word[:1] == "(":
             # A signed change ("-5%") is about its own figure: only that figure ties it.
             value = self.own_value(direction)
             by_own = [(card_id, d) for card_id, d in on_axis if value is not None and any(same(value, c) for c in d.values)]
@@ -1132,8 +1147,9 @@ class _SentenceReader:
 
     def own_value(self, direction: Direction) -> Value | None:
         """The value of the numeral a signed change is (it starts where the change does)."""
-        i = bisect_left(self.numeral_starts, direction.start)
-        if i < len(self.numerals) and self.numeral_starts[i] == direction.start:
+        at = direction.start + (direction.word[:1] == "(")  # "(5%)": the numeral is inside
+        i = bisect_left(self.numeral_starts, at)
+        if i < len(self.numerals) and self.numeral_starts[i] == at:
             return self.reading.value(self.numerals[i], self.section)
         return None
 
