@@ -515,10 +515,13 @@ class _Reading:
         """The signed changes of the citing sentences (see :func:`signed_change`) and their signs, by sentence."""
         if self._signed is None:
             found: dict[int, list[tuple[Numeral, int]]] = {}
-            rows = self.rows
-            for numeral in self.numeral_list():
+            rows, shown = self.rows, section.visible
+            # Most numerals open with a digit and stand in prose: one pass leaves only the others.
+            maybe = [n for n in self.numeral_list() if n.text[:1] in _CHANGE_SIGNS or n.sentence in rows]
+            for numeral in maybe:
+                first = numeral.text[:1]
                 # In a table an accountant writes a fall in parentheses: "(5%)" in a y/y column.
-                if numeral.text[:1] in _CHANGE_SIGNS or (rows and numeral.sentence in rows and numeral.text[:1].isdigit()):
+                if first in _CHANGE_SIGNS or (first.isdigit() and shown[section.shown_at(numeral) - 1] == "("):
                     value = self.value(numeral, section)
                     if value is None or value.unit not in ("percent", "points", "bp"):
                         continue
@@ -550,7 +553,7 @@ def seen_at(seen: str, section: Section, numeral: Numeral) -> tuple[str, int, in
     A number the renderer draws (a list's) is not in the visible text: it is
     read in the source.
     """
-    start = section.to_visible(numeral.start)
+    start = section.shown_at(numeral)
     end = start + len(numeral.text)
     if section.visible[start:end] == numeral.text:
         return seen, start, end
@@ -877,10 +880,11 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
             continue
         read = words.directions(where.start, where.end)
         if signed:
-            to_visible, shown = section.to_visible, section.visible
+            shown = section.visible
             changes = []
             for numeral, sign in signed:
-                at, end = to_visible(numeral.start), to_visible(numeral.start) + len(numeral.text)
+                at = section.shown_at(numeral)
+                end = at + len(numeral.text)
                 if numeral.text[:1] not in _CHANGE_SIGNS:  # "(5%)": the parentheses say it
                     at, end = at - 1, end + 1
                 changes.append(Direction(at, end, shown[at:end], SIZE, sign, False))
@@ -907,8 +911,7 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
             continue
         found = [d for d in read if d.start in unmasked]
         own = reading.numerals().get(cited.index, [])
-        to_visible = section.to_visible
-        own_starts = [to_visible(n.start) for n in own]
+        own_starts = [section.shown_at(n) for n in own]
         reader = _SentenceReader(facts, where, reading, section, seen_text, found, own, own_starts, flat)
         for direction in suspects:
             miss = reader.judge(direction)
@@ -918,17 +921,20 @@ def polarity_misses(section: Section, evidence: EvidenceSlice) -> Iterator[Polar
 
 
 def _seen_sentence(section: Section, cited: CitingSentence) -> CitingSentence:
-    """``cited`` all in visible offsets: its markers' starts mapped from the source."""
+    """``cited`` in visible offsets: its markers' starts mapped from the source (a lone group's start is
+    left as it is: it owns every word of the sentence, wherever it starts)."""
     to_visible = section.to_visible
+    groups, spans = cited.groups, cited.tag_spans
     return CitingSentence(
         cited.index,
         cited.start,
         cited.end,
         cited.cards,
         cited.tags,
-        cited.groups,
-        tuple(to_visible(at) for at in cited.group_starts),
-        tuple((to_visible(at), tag) for at, tag in cited.tag_spans),
+        groups,
+        # One group owns every word wherever it starts (see CitingSentence.owners): nothing to map.
+        tuple(to_visible(at) for at in cited.group_starts) if len(groups) > 1 else cited.group_starts,
+        tuple((to_visible(at), tag) for at, tag in spans) if spans else spans,
     )
 
 

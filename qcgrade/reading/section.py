@@ -9,6 +9,7 @@ because a reward call on a clean section needs neither in full.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
@@ -106,6 +107,7 @@ class Section:
         "_scan",
         "_starts",
         "_drawn",
+        "_shown_at",
     )
 
     text: str
@@ -123,6 +125,7 @@ class Section:
     _scan: str | None
     _starts: NumeralStarts | None
     _drawn: list[Numeral] | None
+    _shown_at: dict[int, int]  # a read numeral's source start -> its visible start
 
     def __init__(self, text: str) -> None:
         doc = read_document(text)
@@ -165,6 +168,7 @@ class Section:
         setter(self, "_scan", scan[0])
         setter(self, "_starts", starts)
         setter(self, "_drawn", None)
+        setter(self, "_shown_at", {})
         if doc.soft_breaks:
             # Every later question is answered from this one list, read with the final sentence ends.
             setter(self, "_numerals", self._numerals_sorted(self._to_numerals(spans)))
@@ -297,11 +301,18 @@ class Section:
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
+        shown_at = self._shown_at
         found = []
         for vs, ve in spans:
             src_start, src_end = to_source(vs, ve)
+            shown_at[src_start] = vs
             found.append(Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs)))
         return found
+
+    def shown_at(self, numeral: Numeral) -> int:
+        """Where ``numeral`` starts in :attr:`visible` (kept as it is read; mapped for a drawn list number)."""
+        at = self._shown_at.get(numeral.start)
+        return self._doc.projection.to_visible(numeral.start) if at is None else at
 
     def covered_header_rows(self, annotated: set[int]) -> set[int]:
         """Header-row sentences of tables whose every body row is in ``annotated``.
@@ -481,6 +492,7 @@ _FOOTNOTE_SUP = regex.compile(
 )
 
 
+_SUP_OPEN = re.compile(r"<sup", re.IGNORECASE)
 _CURRENCY_BEFORE = regex.compile(r"\p{Sc}")
 _UNIT_AFTER = regex.compile(
     r"\s{0,2}(?:[%\u2030\u2031\uff05\ufe6a]|(?:per\s?cent|percent|pct|bps?|pp|points?|[kmbt]n?|mn|bn|million|billion|trillion|thousand|x)(?![\p{L}\p{N}]))",
@@ -490,8 +502,8 @@ _UNIT_AFTER = regex.compile(
 
 def _footnote_marks(doc: Document, text: str) -> list[tuple[int, int]]:
     """Visible spans of footnote marks in superscripts: a reader sees a pointer to a note, not a number."""
-    if "<sup" not in text and "<SUP" not in text and "<Sup" not in text:
-        return []
+    if "<" not in text or _SUP_OPEN.search(text) is None:
+        return []  # one search, by the stdlib engine, for most text
     to_visible, visible = doc.projection.to_visible, doc.visible
     spans = []
     for mark in _FOOTNOTE_SUP.finditer(text):
