@@ -171,6 +171,11 @@ GROUNDING_HOSTILE = {
     # Every numeral a would-be miss that the date and reference tests look around.
     "20k references and dates": lambda: "412 F. Supp. 3d 77, 91 \u00b6 38 IN-24-3-7 on 28 September [E001]. " * 20_000,
     "one code of 100k joined numbers": lambda: "ref. IN-" + "24-" * 100_000 + "7 [E001].",
+    # A table's scale (grounding/tables.py): each row split once, however many numbers it holds.
+    "a cited table row of 20k numbers under a scale": lambda: (
+        "| USD bn |" + " x |" * 20_000 + "\n|---|" + "---|" * 20_000 + "\n| Revenue [E001] |" + " 412 |" * 20_000 + "\n"
+    ),
+    "5k cited table rows under a scale": lambda: "| Item ($bn) | FY25 |\n|---|---|\n" + "| Revenue [E001] | 412 |\n" * 5_000,
     # Direction words are read in the visible text: look-alike letters folded, markup and entities mapped back.
     "20k look-alike and marked-up direction words": lambda: "Revenue r\u043ese, r*o*se, r&#111;se 30% [E001]. " * 20_000,
     "one sentence, 50k entity-spelled words": lambda: "f&#101;ll " * 50_000 + "30% [E001].",

@@ -41,6 +41,7 @@ from ..reading.section import Section
 from .base import Check
 
 NAME = "value_mismatch"
+_IN = {3: "thousands", 6: "millions", 9: "billions", 12: "trillions"}
 
 
 def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
@@ -59,6 +60,9 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
             # The year of a numeric date (of a dotted one, one numeral: "31.12.2025"): name both.
             date, year = miss.date, section.text[miss.date.year_start : miss.date.year_end]
             message = f"the year {year} of {section.text[date.start : date.end]} is not {where}"
+        elif miss.table_scale is not None:
+            # "412" under "($bn)": say in what the table writes it.
+            message = f"{miss.numeral.text} ({_IN[miss.table_scale]}, as its table says) is not {where}"
         else:
             message = f"{miss.numeral.text} is not {where}"
         if miss.elsewhere is not None:

@@ -28,6 +28,7 @@ from typing import NamedTuple
 import regex
 
 from ..evidence import Card, EvidenceSlice
+from ..reading.document import CELL_BREAK
 from ..reading.lexicon import NUMERAL
 from ..reading.projection import fold_letters
 from ..reading.section import Marker, Numeral, Section
@@ -50,6 +51,7 @@ from .directions import (
     whole_word_starts,
 )
 from .not_values import states_no_value, written_dates
+from .tables import cell_scale, cells
 from .values import (
     Value,
     clause_values,
@@ -486,6 +488,8 @@ class _Reading:
         self._values: dict[int, Value | None] = {}
         self._seen: str | None = None
         self._signed: dict[int, list[tuple[Numeral, int]]] | None = None
+        self._headers: dict[int, int] | None = None  # a body row's header row, by sentence
+        self._tables: dict[int, tuple[int, list[int], list[int | None]]] = {}  # a row's start, cell starts, scales
         if not self.citing:
             self.section = _SectionText(self.text)  # nothing left to read
 
@@ -532,6 +536,31 @@ class _Reading:
             self._signed = found
         return self._signed
 
+    def table_scale(self, section: Section, numeral: Numeral) -> int | None:
+        """The scale a table writes for ``numeral`` in one of its body rows (see :mod:`.tables`), if any."""
+        if self._headers is None:
+            self._headers = section.table_headers() if self.rows else {}
+        header = self._headers.get(numeral.sentence)
+        if header is None:
+            return None
+        table = self._tables.get(numeral.sentence)
+        if table is None:
+            # Each row is split once, its cells' scales read once: a row of many numbers stays linear.
+            shown = section.visible
+            (row_start, row_end, _kind), (head_start, head_end, _) = section.visible_spans((numeral.sentence, header))
+            row, head = cells(shown[row_start:row_end], CELL_SEPARATOR), cells(shown[head_start:head_end], CELL_SEPARATOR)
+            label = cell_scale(row[0][1]) if row else None
+            corner = cell_scale(head[0][1]) if head else None
+            # Per column: its header's scale, else the row label's (not for the label itself), else the corner's.
+            scales = [
+                next((s for s in (cell_scale(head[i][1]) if i < len(head) else None, label if i else None, corner) if s), None)
+                for i in range(len(row))
+            ]
+            table = self._tables[numeral.sentence] = (row_start, [start for start, _cell in row], scales)
+        row_start, starts, scales = table
+        column = bisect_right(starts, section.shown_at(numeral) - row_start) - 1
+        return scales[column] if 0 <= column < len(scales) else None
+
     def seen_text(self, section: Section) -> str:
         """The section's visible text with look-alike letters folded: what both checks read words in."""
         if self._seen is None:
@@ -559,6 +588,9 @@ def seen_at(seen: str, section: Section, numeral: Numeral) -> tuple[str, int, in
         return seen, start, end
     return section.text, numeral.start, numeral.end
 
+
+# What separates a table row's cells in the visible text.
+CELL_SEPARATOR = CELL_BREAK.strip()
 
 _LAST: list[_Reading] = []
 
@@ -697,6 +729,7 @@ class ValueMiss:
     # whole date (a day the dated cards do not write) rather than its year.
     date: NumericDate | None = None
     whole_date: bool = False
+    table_scale: int | None = None  # the power of ten its table's header or row label gives it
 
 
 def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = False) -> Iterator[ValueMiss]:
@@ -715,6 +748,7 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
     if not numerals:
         return
     seen = reading.seen_text(section)
+    rows = reading.rows
     citing = {where.index: where for where in reading.citing}
     sentence = -1  # the numerals come in order, a sentence's together
     judged_to = -1  # the end of the last date flagged whole: its other numerals are not flagged again
@@ -731,6 +765,19 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
             fixed, free = stated.fixed, stated.free
         if skip_years and _is_year(written):
             continue
+        if rows and numeral.sentence in rows:
+            scale = reading.table_scale(section, numeral)
+            if scale is not None:
+                # "412" under "($bn)": billions, compared with its scale (no shortcut compares so).
+                value = reading.value(numeral, section)
+                if value is not None and value.scale == 0 and value.unit == "plain":
+                    scaled = value._replace(scale=scale)
+                    text, start, end = seen_at(seen, section, numeral)
+                    dated = any(facts.cards[card].dated for card in owners)
+                    if not stated.state(scaled) and not states_no_value(text, start, end, dated):
+                        elsewhere = facts.card_stating(scaled, frozenset(owners))
+                        yield ValueMiss(numeral, scaled, owners, where, elsewhere, table_scale=scale)
+                    continue
         # Most numerals of a faithful sentence copy a cited card's: one set lookup, no reading
         # (and the word after one is read only when it has no unit of its own).
         if written in fixed:

@@ -314,6 +314,12 @@ class Section:
         at = self._shown_at.get(numeral.start)
         return self._doc.projection.to_visible(numeral.start) if at is None else at
 
+    def table_headers(self) -> dict[int, int]:
+        """The header-row sentence of each table body row's sentence (tables with a header row)."""
+        if "|" not in self.text:
+            return {}
+        return {row: header for header, body in _table_rows(self._doc, self._ends) for row in body}
+
     def covered_header_rows(self, annotated: set[int]) -> set[int]:
         """Header-row sentences of tables whose every body row is in ``annotated``.
 
