@@ -4,11 +4,11 @@ Financial tables write a scale once ("Capex ($bn)", "USD m", "in millions")
 and bare numbers in the cells. A reader reads a cell under "($bn)" as
 billions, so grounding compares it so: "412" under "($bn)" is $412bn and
 does not match a card's $412m (without a scale it would, since a bare
-number is also compared by its digits). Where the scale is written: the
-cell's column header, else the row's label (its first cell), else the
-table's first header cell (the top-left "USD m"), the first that writes one. A scale needs a currency
-or a scale word ("($bn)", "(USD m)", "(€ millions)", "(millions)",
-"in $ billions"): "(m)" alone may be metres.
+number is also compared by its digits). Where the scale is written, the
+first that writes one: the cell's column header, else the row's label (its
+first cell), else the table's first header cell (the top-left "USD m"). A
+scale needs a currency or a scale word ("($bn)", "(USD m)", "(€ millions)",
+"(millions)", "in $ billions"): "(m)" alone may be metres.
 """
 
 from __future__ import annotations
