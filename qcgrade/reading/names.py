@@ -102,9 +102,11 @@ _MAGNITUDES = (
 # One or two digits a level, closed by a stop or a parenthesis ("## 3) Risks") or
 # dotted; then a capital, a letter without case or a symbol ("## 1. 📈 Growth"),
 # never a lower-case word, a digit, a magnitude ("## 2.5 Billion ...", "## 1.2 B in
-# ..."), a currency or a percent sign ("## 1.2 €bn", "## 42. % of ...").
+# ..."), a currency or a percent sign ("## 1.2 €bn", "## 42. % of ..."). One level
+# written bare ("## 3 Risks", as LaTeX numbers sections) needs a capital after it.
 HEADING_NUMBER = regex.compile(
-    r"[^\S\u2029]*(\p{N}{1,2}\.(?:\p{N}{1,2}\.?)*|\p{N}{1,2}(?:\.\p{N}{1,2})+|\p{N}{1,2}(?=\)))\)?"
+    r"[^\S\u2029]*(\p{N}{1,2}\.(?:\p{N}{1,2}\.?)*|\p{N}{1,2}(?:\.\p{N}{1,2})+|\p{N}{1,2}(?=\))"
+    rf"|\p{{N}}{{1,2}}(?=[^\S\u2029]+(?!{_MAGNITUDES})\p{{Lu}}))\)?"
     rf"(?=[^\S\u2029]+(?!{_MAGNITUDES})[^\s\p{{Ll}}\p{{N}}\p{{Sc}}%\u2030\u2031])"
 )
 
