@@ -19,7 +19,17 @@ WRITES = [
     ("\u00a3000", 3),
     ("Debt (US$ tn)", 12),
 ]
-WRITES_NONE = ["(m)", "Length (m)", "FY25", "Change (%)", "Margin (bps)", "Sites (k)", "Revenue", "In Brief", "x" * 100 + " ($bn)"]
+WRITES_NONE = [
+    "(m)",
+    "Length (m)",
+    "FY25",
+    "Change (%)",
+    "Margin (bps)",
+    "Sites (k)",
+    "Revenue",
+    "In Brief",
+    "x" * 100 + " ($bn)",
+]
 
 
 @pytest.mark.parametrize(("cell", "scale"), WRITES)

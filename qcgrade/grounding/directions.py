@@ -39,7 +39,7 @@ _SIZE_UP = _forms(
     climb climbed climbs climbing jump jumped jumps jumping surge surged surges surging soar soared soaring
     expand expanded expands expanding expansion widen widened widens widening accelerate accelerated accelerates
     accelerating acceleration rebound rebounded rebounding swell swelled swelling doubled tripled spiked
-    higher highest advanced advancing boosted"""
+    higher highest advanced advancing boosted raise raised raises raising"""
 )
 # ... or smaller (size, down).
 _SIZE_DOWN = _forms(
@@ -48,7 +48,7 @@ _SIZE_DOWN = _forms(
     shrink shrank shrinks shrinking shrunk contracting contraction narrow narrowed narrows narrowing
     decelerate decelerated decelerates decelerating deceleration plunge plunged plunges plunging tumble tumbled
     slump slumped slumps slumping sank sink sinks sinking halved eroded eroding compressed compression
-    lower lowest retreated"""
+    lower lowest retreated reduce reduced reduces reducing reduction ease eased eases easing cut cuts cutting"""
 )
 # Better (quality, up) and worse (quality, down).
 _QUALITY_UP = _forms(
@@ -555,10 +555,17 @@ _VERSUS = regex.compile(
 )
 
 
+# "118%, down from 124%", "3.2x, up from 2.9x": a level, then where it came from.
+_DOWN_UP_FROM = regex.compile(
+    rf"(?<![\w.,])(?P<to>{_AMOUNT})[^.;:\n\d]{{0,40}}?(?<!\w)(?:down|up|lower|higher)\s+from\s+(?P<from>{_AMOUNT})",
+    regex.IGNORECASE,
+)
+
+
 def implied_directions(text: str) -> list[Direction]:
     """Size directions a text implies by its numbers alone ("to 12.1% from 11.6%": up)."""
     found: list[Direction] = []
-    for pattern in (_FROM_TO, _VERSUS):
+    for pattern in (_FROM_TO, _VERSUS, _DOWN_UP_FROM):
         for match in pattern.finditer(text):
             new = "to" if match.group("to") else "to2"
             old = "from" if match.group("from") else "from2"

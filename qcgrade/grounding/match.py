@@ -53,7 +53,9 @@ from .directions import (
 from .not_values import states_no_value, written_dates
 from .tables import cell_scale, cells
 from .values import (
+    APPROXIMATE_BEFORE,
     Value,
+    approximate,
     clause_values,
     derived_values,
     metric_values,
@@ -572,7 +574,10 @@ class _Reading:
         values = self._values
         if numeral.start not in values:
             text, start, end = seen_at(self.seen_text(section), section, numeral)
-            values[numeral.start] = read_numeral(numeral.text, text[max(0, start - 4) : start], text[end : end + 32])
+            value = read_numeral(numeral.text, text[max(0, start - 4) : start], text[end : end + 32])
+            if value is not None and APPROXIMATE_BEFORE.search(text, max(0, start - 16), start) is not None:
+                value = approximate(value)  # "~$640M" for $642M
+            values[numeral.start] = value
         return values[numeral.start]
 
 

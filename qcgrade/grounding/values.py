@@ -91,6 +91,11 @@ _FOLLOWING_ASCII = re.compile(
 )
 # The letters every alternative of ``_FOLLOWING`` starts with (in either case).
 _UNIT_FIRST_LETTERS = "tmbkpx"
+# Power and energy with an SI prefix ("412 MW", "1.4 TWh", "3 GWp"): the prefix scales the
+# number, so 1,380 GWh and 1.4 TWh are one amount and 1,380 MWh another. Case matters ("mW"
+# is a milliwatt).
+_ENERGY = re.compile(r"[kMGT]W(?:h|p|e)?(?![A-Za-z0-9])")
+_ENERGY_SCALES = {"k": 3, "M": 6, "G": 9, "T": 12}
 _CURRENCY_CODE = regex.compile(r"(?<![\p{L}])(?:US|A|C|NZ|HK|S)?\p{Sc}|USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD")
 _GROUPING = "'\u00a0\u202f\u2009"
 
@@ -213,6 +218,10 @@ def _following(after: str) -> tuple[int, str]:
         return (0, "multiple") if following is not None and following.group("unit") else (0, "plain")
     if not first.isalpha() or len(after) - len(word) > 2:
         return 0, "plain"  # no word right after it: the usual case, without the pattern
+    if first in "kMGT" and word[1:2] == "W":
+        energy = _ENERGY.match(word)
+        if energy is not None:
+            return _ENERGY_SCALES[first], "plain"  # "1,380 GWh" is 1.38 TWh: the prefix is a scale
     if first.isascii() and first.lower() not in _UNIT_FIRST_LETTERS:
         return 0, "plain"  # "USD", "of": no scale or unit word starts so (only ASCII: the pattern ignores case)
     second = word[1:2]
@@ -273,7 +282,9 @@ def read_numeral(numeral: str, before: str = "", after: str = "") -> Value | Non
     tail = parts.group("tail").lstrip("".join(ch for ch in parts.group("tail") if unicodedata.category(ch) == "Sc"))
     glued = tail.lower()
     if glued:
-        if glued in _SCALES:
+        if _ENERGY.fullmatch(tail):
+            scale = _ENERGY_SCALES[tail[0]]  # "1.4TWh"
+        elif glued in _SCALES:
             scale = _SCALES[glued]
         elif glued in _UNIT_WORDS:
             unit = _UNIT_WORDS[glued]
@@ -322,6 +333,33 @@ def numeral_form(numeral: str) -> tuple[Value, bool] | None:
         return None
     probed = read_numeral(numeral, "", " million")
     return alone, probed is not None and probed.scale != alone.scale
+
+
+# What a writer puts before a number rounded more than its digits say: "~$640M", "about 1,400".
+APPROXIMATE_BEFORE = regex.compile(
+    r"(?:[~\u2248\u223c]|(?<![\p{L}])(?i:c\.|ca\.|circa|about|around|approximately|approx\.|roughly|nearly|almost|some))"
+    r"[ \u00a0]*\p{Sc}?[ \u00a0]*$"
+)
+
+
+def approximate(value: Value) -> Value:
+    """``value`` as a writer who rounds to its trailing zeros means it: "about 640" is 640 give or take 5.
+
+    Only whole numbers that end in zeros after two or more other digits
+    widen ("about 640", "c. 1,400"): "about 30%" or "about 600" would take
+    in a sixth of the value either way, and "about 3.1" keeps the precision
+    its decimals write.
+    """
+    mantissa = value.mantissa
+    if mantissa == 0 or mantissa != mantissa.to_integral_value():
+        return value
+    whole, zeros = int(mantissa), 0
+    while whole % 10 == 0:
+        whole //= 10
+        zeros += 1
+    if not zeros or whole < 10:
+        return value
+    return value._replace(half=max(value.half, Decimal(5).scaleb(zeros - 1)))
 
 
 def unit_after(after: str) -> tuple[int, str]:
