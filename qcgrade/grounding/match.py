@@ -491,7 +491,8 @@ class _Reading:
         self._seen: str | None = None
         self._signed: dict[int, list[tuple[Numeral, int]]] | None = None
         self._headers: dict[int, int] | None = None  # a body row's header row, by sentence
-        self._tables: dict[int, tuple[int, list[int], list[int | None]]] = {}  # a row's start, cell starts, scales
+        self._tables: dict[int, tuple[list[int], list[int | None]]] = {}  # a row's cell starts and their scales
+        self._heads: dict[int, list[int | None]] = {}  # a header row's cells' scales
         if not self.citing:
             self.section = _SectionText(self.text)  # nothing left to read
 
@@ -545,22 +546,23 @@ class _Reading:
         header = self._headers.get(numeral.sentence)
         if header is None:
             return None
-        table = self._tables.get(numeral.sentence)
-        if table is None:
-            # Each row is split once, its cells' scales read once: a row of many numbers stays linear.
-            shown = section.visible
-            (row_start, row_end, _kind), (head_start, head_end, _) = section.visible_spans((numeral.sentence, header))
-            row, head = cells(shown[row_start:row_end], CELL_SEPARATOR), cells(shown[head_start:head_end], CELL_SEPARATOR)
-            label = cell_scale(row[0][1]) if row else None
-            corner = cell_scale(head[0][1]) if head else None
+        row = self._tables.get(numeral.sentence)
+        if row is None:
+            # Each row and each header is split once, its cells' scales read once: linear in the table.
+            head = self._heads.get(header)
+            if head is None:
+                head = self._heads[header] = [cell_scale(cell) for _at, cell in _cells_of(section, header)]
+            cells_here = _cells_of(section, numeral.sentence)
+            label = cell_scale(cells_here[0][1]) if cells_here else None
+            corner = head[0] if head else None
             # Per column: its header's scale, else the row label's (not for the label itself), else the corner's.
             scales = [
-                next((s for s in (cell_scale(head[i][1]) if i < len(head) else None, label if i else None, corner) if s), None)
-                for i in range(len(row))
+                next((s for s in ((head[i] if i < len(head) else None), (label if i else None), corner) if s), None)
+                for i in range(len(cells_here))
             ]
-            table = self._tables[numeral.sentence] = (row_start, [start for start, _cell in row], scales)
-        row_start, starts, scales = table
-        column = bisect_right(starts, section.shown_at(numeral) - row_start) - 1
+            row = self._tables[numeral.sentence] = ([at for at, _cell in cells_here], scales)
+        starts, scales = row
+        column = bisect_right(starts, section.shown_at(numeral)) - 1
         return scales[column] if 0 <= column < len(scales) else None
 
     def seen_text(self, section: Section) -> str:
@@ -575,10 +577,18 @@ class _Reading:
         if numeral.start not in values:
             text, start, end = seen_at(self.seen_text(section), section, numeral)
             value = read_numeral(numeral.text, text[max(0, start - 4) : start], text[end : end + 32])
-            if value is not None and APPROXIMATE_BEFORE.search(text, max(0, start - 16), start) is not None:
-                value = approximate(value)  # "~$640M" for $642M
+            if value is not None:
+                wider = approximate(value)  # "~$640M" for $642M, when the word is there
+                if wider is not value and APPROXIMATE_BEFORE.search(text, max(0, start - 16), start) is not None:
+                    value = wider
             values[numeral.start] = value
         return values[numeral.start]
+
+
+def _cells_of(section: Section, sentence: int) -> list[tuple[int, str]]:
+    """The cells of a table row's sentence, each with its visible start."""
+    ((start, end, _kind),) = section.visible_spans((sentence,))
+    return [(start + at, cell) for at, cell in cells(section.visible[start:end], CELL_SEPARATOR)]
 
 
 def seen_at(seen: str, section: Section, numeral: Numeral) -> tuple[str, int, int]:

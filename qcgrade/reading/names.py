@@ -63,6 +63,7 @@ _CATEGORY_ENDINGS = tuple(sorted(CATEGORY_WORDS))  # a category word must end ju
 # as numerals._QUANTITY_AFTER reads it for the category words NUMERAL knows.
 _CATEGORY_DIGITS = regex.compile(rf"\p{{N}}{{1,2}}[a-d]?{_NOT_QUANTITY_AFTER}(?!{MAGNITUDE_OR_PERCENT_AFTER})")
 # A bound before the digits of a category ("Grade ≥3", "Phase <= 2"): after a blank, and perhaps before one.
+_BOUND_SIGNS = frozenset("\u2265\u2264<>=")
 _BOUND_BEFORE = regex.compile(r"[^\S\u2029](?:[\u2265\u2264<>]=?|=<|=>)[^\S\u2029]?$")
 _FILING_FORM = regex.compile(r"\p{N}{1,2}-\p{Lu}(?![\p{L}\p{M}\p{N}_])")
 _BEFORE_FILING = regex.compile(r"[\p{L}\p{M}\p{N}_\-.,]")
@@ -86,9 +87,10 @@ def names_by_pattern(text: str, start: int, end: int) -> bool:
         name = _HYPHENATED_NAME.search(before)
         if name is not None and name.group(1) not in _QUANTITY_PREFIXES and name.group(1) not in CURRENCY_NAMES:
             return _NAME_DIGITS.fullmatch(numeral) is not None and _NAME_DIGITS.match(text, start) is not None
-    bound = _BOUND_BEFORE.search(before)
-    if bound is not None:
-        before = before[: bound.start()] + " "  # "Grade ≥3", "Grade >= 3": a bound on a category
+    if before[-1:] in _BOUND_SIGNS or before[-2:-1] in _BOUND_SIGNS:
+        bound = _BOUND_BEFORE.search(before)
+        if bound is not None:
+            before = before[: bound.start()] + " "  # "Grade ≥3", "Grade >= 3": a bound on a category
     if before[-1:].isspace() and before[:-1].endswith(_CATEGORY_ENDINGS):
         word = _WORD_THEN_SPACE.search(before)
         if word is not None and word.group(1) in CATEGORY_WORDS:

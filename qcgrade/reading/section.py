@@ -316,9 +316,18 @@ class Section:
 
     def table_headers(self) -> dict[int, int]:
         """The header-row sentence of each table body row's sentence (tables with a header row)."""
-        if "|" not in self.text:
-            return {}
-        return {row: header for header, body in _table_rows(self._doc, self._ends) for row in body}
+        headers: dict[int, int] = {}
+        header = -1
+        tokens, ends = self._doc.tokens, self._ends
+        # A row unit is read at its closing token: after a header cell's close in a table's head.
+        for unit in self._doc.units:
+            if unit.kind == "row":
+                sentence = bisect_right(ends, unit.start)
+                if tokens[unit.token_index - 1].type == "th_close":
+                    header = sentence
+                elif header >= 0:
+                    headers[sentence] = header
+        return headers
 
     def covered_header_rows(self, annotated: set[int]) -> set[int]:
         """Header-row sentences of tables whose every body row is in ``annotated``.
