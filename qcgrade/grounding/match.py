@@ -548,20 +548,28 @@ class _Reading:
             return None
         row = self._tables.get(numeral.sentence)
         if row is None:
-            # Each row and each header is split once, its cells' scales read once: linear in the table.
+            # Each header and each row is read once. Most tables write no scale: a row is split
+            # into cells only when its header or its label (the text before its first cell break) has one.
             head = self._heads.get(header)
             if head is None:
                 head = self._heads[header] = [cell_scale(cell) for _at, cell in _cells_of(section, header)]
-            cells_here = _cells_of(section, numeral.sentence)
-            label = cell_scale(cells_here[0][1]) if cells_here else None
-            corner = head[0] if head else None
-            # Per column: its header's scale, else the row label's (not for the label itself), else the corner's.
-            scales = [
-                next((s for s in ((head[i] if i < len(head) else None), (label if i else None), corner) if s), None)
-                for i in range(len(cells_here))
-            ]
-            row = self._tables[numeral.sentence] = ([at for at, _cell in cells_here], scales)
+            ((row_start, row_end, _kind),) = section.visible_spans((numeral.sentence,))
+            first_break = section.visible.find(CELL_SEPARATOR, row_start, row_end)
+            label = cell_scale(section.visible[row_start : first_break if first_break >= 0 else row_end])
+            if label is None and not any(head):
+                row = self._tables[numeral.sentence] = ([], [])
+            else:
+                cells_here = _cells_of(section, numeral.sentence)
+                corner = head[0] if head else None
+                # Per column: its header's scale, else the row label's (not for the label itself), else the corner's.
+                scales = [
+                    next((s for s in ((head[i] if i < len(head) else None), (label if i else None), corner) if s), None)
+                    for i in range(len(cells_here))
+                ]
+                row = self._tables[numeral.sentence] = ([at for at, _cell in cells_here], scales)
         starts, scales = row
+        if not starts:
+            return None
         column = bisect_right(starts, section.shown_at(numeral)) - 1
         return scales[column] if 0 <= column < len(scales) else None
 
@@ -780,10 +788,15 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
             fixed, free = stated.fixed, stated.free
         if skip_years and _is_year(written):
             continue
+        # Most numerals of a faithful sentence copy a cited card's: one set lookup, no reading
+        # (and the word after one is read only when it has no unit of its own).
+        if written in fixed:
+            continue
         if rows and numeral.sentence in rows:
             scale = reading.table_scale(section, numeral)
             if scale is not None:
-                # "412" under "($bn)": billions, compared with its scale (no shortcut compares so).
+                # "412" under "($bn)": billions, compared with its scale (no later shortcut compares so;
+                # a text stated whatever follows it has a scale or unit of its own).
                 value = reading.value(numeral, section)
                 if value is not None and value.scale == 0 and value.unit == "plain":
                     scaled = value._replace(scale=scale)
@@ -793,10 +806,6 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
                         elsewhere = facts.card_stating(scaled, frozenset(owners))
                         yield ValueMiss(numeral, scaled, owners, where, elsewhere, table_scale=scale)
                     continue
-        # Most numerals of a faithful sentence copy a cited card's: one set lookup, no reading
-        # (and the word after one is read only when it has no unit of its own).
-        if written in fixed:
-            continue
         # The words after it as the reader sees them: "$1.2 **million**" is a million.
         text, start, end = seen_at(seen, section, numeral)
         after = text[end : end + 32]
