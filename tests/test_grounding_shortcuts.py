@@ -513,6 +513,8 @@ def _following_the_long_way(after: str) -> tuple[int, str]:
     following = _FOLLOWING.match(after)
     if following is None:
         return 0, "plain"
+    if following.group("energy"):
+        return {"k": 3, "M": 6, "G": 9, "T": 12}[following.group("energy")[0]], "plain"
     if following.group("scale"):
         return _SCALES[following.group("scale").lower()], "plain"
     for group in ("percent", "points", "bp"):
@@ -526,6 +528,8 @@ _AFTER_PIECES = [*_AFTERS, "M", "b", "P", "e", "r", "c", "n", "t", " ", "\u00a0"
 
 @given(st.lists(st.sampled_from(_AFTER_PIECES), max_size=4).map("".join))
 @example(" \u212a")
+@example(" kWh")
+@example(" MW\u00e9")
 @example(" m\u0131llion")
 @example(" M USD")
 @example(" b2")

@@ -76,7 +76,8 @@ _UNIT_WORDS: dict[str, str] = {
 # currency code, at most a few words (a bounded window, never a backtrack).
 _FOLLOWING = regex.compile(
     r"[ \t\u00a0\u202f\u2009]{0,2}"
-    r"(?:(?P<scale>thousand|millions?|billions?|trillion|mn|mln|bln|bn|tn|[kKmMbBtT](?![\p{L}\p{N}]))"
+    r"(?:(?P<energy>(?-i:[kMGT]W(?:h|p|e)?))"
+    r"|(?P<scale>thousand|millions?|billions?|trillion|mn|mln|bln|bn|tn|[kKmMbBtT](?![\p{L}\p{N}]))"
     r"|(?P<points>percentage[ \t\u00a0]+points?|per[ \t\u00a0-]?centage[ \t\u00a0]+points?|points?|pts|pp|ppts?)"
     r"|(?P<percent>per[ \t\u00a0-]?cent|pct)"
     r"|(?P<bp>basis[ \t\u00a0]+points?|bps?(?![\p{L}]))"
@@ -94,7 +95,7 @@ _UNIT_FIRST_LETTERS = "tmbkpx"
 # Power and energy with an SI prefix ("412 MW", "1.4 TWh", "3 GWp"): the prefix scales the
 # number, so 1,380 GWh and 1.4 TWh are one amount and 1,380 MWh another. Case matters ("mW"
 # is a milliwatt).
-_ENERGY = re.compile(r"[kMGT]W(?:h|p|e)?(?![A-Za-z0-9])")
+_ENERGY = regex.compile(r"[kMGT]W(?:h|p|e)?(?![\p{L}\p{N}])")  # the energy alternative of _FOLLOWING
 _ENERGY_SCALES = {"k": 3, "M": 6, "G": 9, "T": 12}
 _CURRENCY_CODE = regex.compile(r"(?<![\p{L}])(?:US|A|C|NZ|HK|S)?\p{Sc}|USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD")
 _GROUPING = "'\u00a0\u202f\u2009"
@@ -230,6 +231,8 @@ def _following(after: str) -> tuple[int, str]:
     following = (_FOLLOWING_ASCII if after.isascii() else _FOLLOWING).match(after)
     if following is None:
         return 0, "plain"
+    if following.group("energy"):
+        return _ENERGY_SCALES[following.group("energy")[0]], "plain"
     if following.group("scale"):
         return _SCALES[following.group("scale").lower()], "plain"
     if following.group("percent"):
