@@ -207,8 +207,9 @@ class Section:
             drawn = []
             if "." in self.text or ")" in self.text:
                 ends = self._ends
+                last = len(ends) - 1  # an empty last item draws its number past every sentence: it joins the last
                 drawn = [
-                    Numeral(d.text, d.src_start, d.src_end, bisect_right(ends, d.visible_at))
+                    Numeral(d.text, d.src_start, d.src_end, min(bisect_right(ends, d.visible_at), last))
                     for d in list_numbers(self._doc, self.text)
                 ]
             object.__setattr__(self, "_drawn", drawn)
