@@ -1,78 +1,23 @@
 """Reader-view cases for grounding (tests/grounding/reader_view.toml).
 
 Each case pairs what a reader of the rendered markdown sees with the source
-text grounding is given. A false pass must raise a grounding finding whose
-span covers the case's `offending` source characters; a false alarm must
-raise none. A case grounding still gets wrong carries `known` and is xfailed
-with `xfail(strict=True)`, so a fix shows as XPASS(strict) and `known` is
-dropped then.
+text grounding is given (the runner is tests/grounding_cases.py).
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from helpers import load_toml
-from qcgrade import grade
-from qcgrade.checks import GROUNDING
-from qcgrade.findings import Finding
+from grounding_cases import assert_read_right, assert_well_formed, cases_in, params
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-CASES = load_toml(ROOT / "tests" / "grounding" / "reader_view.toml")["case"]
-KINDS = ("false_pass", "false_alarm")
-
-
-def _evidence(case: dict) -> dict:
-    if "slice" in case:
-        return json.loads((ROOT / "fixtures" / f"{case['slice']}.json").read_text(encoding="utf-8"))
-    return json.loads(case["slice_json"])
-
-
-def _offending_span(case: dict) -> tuple[int, int]:
-    """The source offsets of the characters a false pass must be flagged on (written once in the text)."""
-    text, offending = case["text"], case["offending"]
-    assert offending and text.count(offending) == 1, f"{case['name']!r}: `offending` must occur once in `text`"
-    start = text.index(offending)
-    return start, start + len(offending)
-
-
-def _covers(finding: Finding, span: tuple[int, int]) -> bool:
-    return finding.start <= span[0] and span[1] <= finding.end
-
-
-def _describe(text: str, findings: list[Finding]) -> str:
-    return "; ".join(f"{f.check} on {text[f.start : f.end]!r}: {f.message}" for f in findings) or "no grounding finding"
+PATH = ROOT / "tests" / "grounding" / "reader_view.toml"
 
 
 def test_every_case_is_well_formed() -> None:
-    names = [case["name"] for case in CASES]
-    assert len(names) == len(set(names)), "case names must be unique"
-    for case in CASES:
-        assert case["kind"] in KINDS, case["name"]
-        assert case["why"].strip() and case["reader"].strip(), case["name"]
-        assert ("offending" in case) == (case["kind"] == "false_pass"), case["name"]
-        assert "known" not in case or case["known"].strip(), case["name"]
+    assert_well_formed(cases_in(PATH))
 
 
-def _param(case: dict) -> object:
-    """A case grounding gets wrong today is an expected failure, strictly: passing it fails the run."""
-    marks = [pytest.mark.xfail(strict=True, reason=case["known"])] if "known" in case else []
-    return pytest.param(case, id=case["name"], marks=marks)
-
-
-@pytest.mark.parametrize("case", [_param(case) for case in CASES])
+@pytest.mark.parametrize("case", params(PATH))
 def test_grounding_reads_what_the_reader_sees(case: dict) -> None:
-    text = case["text"]
-    report = grade(text, _evidence(case), grounding=True)
-    flagged = [f for f in report.findings if f.check in GROUNDING]
-    if case["kind"] == "false_pass":
-        span = _offending_span(case)
-        right = any(_covers(f, span) for f in flagged)
-        problem = f"no grounding finding covers {case['offending']!r}: {_describe(text, flagged)}"
-    else:
-        right = not flagged
-        problem = f"honest sentence flagged: {_describe(text, flagged)}"
-    assert right, f"{case['kind']}: {case['name']}: {problem}"
+    assert_read_right(case)
