@@ -386,8 +386,10 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     return CardFacts(card, tuple(values), tuple(derived), tuple(found), numerals, bool(dates), dates)
 
 
-# The signs that open a signed number: plus, hyphen-minus and the minus sign.
+# The signs that open a signed number: plus, hyphen-minus and the minus sign; and the units a
+# change is written in (a signed level, "-$5m", says no direction by its sign).
 _CHANGE_SIGNS = "+-\u2212"
+_CHANGE_UNITS = ("percent", "points", "bp")
 
 
 def signed_change(written: str, before: str, after: str) -> tuple[int, Value] | None:
@@ -400,7 +402,7 @@ def signed_change(written: str, before: str, after: str) -> tuple[int, Value] | 
     if written[:1] not in _CHANGE_SIGNS or len(written) < 2 or not written[1].isdigit():
         return None
     value = read_numeral(written, before, after)
-    if value is None or value.unit not in ("percent", "points", "bp"):
+    if value is None or value.unit not in _CHANGE_UNITS:
         return None
     return (UP if written[0] == "+" else DOWN), value
 
@@ -530,7 +532,7 @@ class _Reading:
                 # In a table an accountant writes a fall in parentheses: "(5%)" in a y/y column.
                 if first in _CHANGE_SIGNS or (first.isdigit() and shown[section.shown_at(numeral) - 1] == "("):
                     value = self.value(numeral, section)
-                    if value is None or value.unit not in ("percent", "points", "bp"):
+                    if value is None or value.unit not in _CHANGE_UNITS:
                         continue
                     if numeral.text[:1] in _CHANGE_SIGNS:
                         found.setdefault(numeral.sentence, []).append((numeral, UP if numeral.text[0] == "+" else DOWN))
