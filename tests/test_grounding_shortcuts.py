@@ -62,6 +62,7 @@ from qcgrade.grounding.values import (
     _FOLLOWING,
     _SCALES,
     _UNIT_WORDS,
+    DURATIONS,
     Value,
     numeral_form,
     read_numeral,
@@ -469,6 +470,7 @@ _AFTERS = [
     *[" per cent", " per-cent", " PERCENT", " pct", " percentage points", " per centage  points", " pp", " ppts", " pts"],
     *[" points", " point", " bp", " bps", " basis points", " basis\u00a0points", "x", " x", " times", " Times as", " tonnes"],
     *["\u00a0m", "\u202fbn", "\u2009bp", "\t%", " \u212a", " \u017fx", " \u00e9t\u00e9", " mé", " m\u00e9", " px", " kWh"],
+    *[" months", " Month", " mos", " mo", " yrs", " years-long", " year-end", " Days", " wk", " weeks\u00e9", " yr2"],
 ]
 
 
@@ -520,10 +522,34 @@ def _following_the_long_way(after: str) -> tuple[int, str]:
     for group in ("percent", "points", "bp"):
         if following.group(group):
             return 0, group
+    if following.group("duration"):
+        return 0, DURATIONS[following.group("duration").lower()]
     return 0, _UNIT_WORDS[following.group("unit").lower()]
 
 
-_AFTER_PIECES = [*_AFTERS, "M", "b", "P", "e", "r", "c", "n", "t", " ", "\u00a0", "s", "o", "i", "\u212a", "\u0130", "1"]
+_AFTER_PIECES = [
+    *_AFTERS,
+    "M",
+    "b",
+    "P",
+    "e",
+    "r",
+    "c",
+    "n",
+    "t",
+    " ",
+    "\u00a0",
+    "s",
+    "o",
+    "i",
+    "\u212a",
+    "\u0130",
+    "1",
+    "d",
+    "w",
+    "y",
+    "-",
+]
 
 
 @given(st.lists(st.sampled_from(_AFTER_PIECES), max_size=4).map("".join))

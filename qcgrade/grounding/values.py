@@ -17,7 +17,11 @@ Deliberate choices, each because honest paraphrase does it:
 * a scaled value also matches its bare mantissa when the other side names
   no scale (a table headed "USD m" writes ``412`` for ``412 M USD``);
 * basis points and percent convert (``13 bp`` is ``0.13%``); percentage
-  points and percent are one family.
+  points and percent are one family;
+* units of time convert (``18 months`` is ``1.5 years``);
+* a rate (percent, points, basis points), a multiple and a duration are
+  never one value: ``31x`` is no ``31%`` and ``11.2 weeks`` no
+  ``11.2 months`` (a plain number still meets any of them).
 
 Every scan is a bounded regular expression or a single pass, so reading
 stays linear in the text.
@@ -81,7 +85,8 @@ _FOLLOWING = regex.compile(
     r"|(?P<points>percentage[ \t\u00a0]+points?|per[ \t\u00a0-]?centage[ \t\u00a0]+points?|points?|pts|pp|ppts?)"
     r"|(?P<percent>per[ \t\u00a0-]?cent|pct)"
     r"|(?P<bp>basis[ \t\u00a0]+points?|bps?(?![\p{L}]))"
-    r"|(?P<unit>times(?![\p{L}])|x(?![\p{L}])|\u00d7|-fold(?![\p{L}])))"
+    r"|(?P<unit>times(?![\p{L}])|x(?![\p{L}])|\u00d7|-fold(?![\p{L}]))"
+    r"|(?P<duration>days?|weeks?|wks?|months?|mos|years?|yrs?)(?!-))"
     r"(?![\p{L}\p{N}])",
     regex.IGNORECASE,
 )
@@ -91,12 +96,35 @@ _FOLLOWING_ASCII = re.compile(
     _FOLLOWING.pattern.replace(r"\p{L}\p{N}", "A-Za-z0-9").replace(r"\p{L}", "A-Za-z"), re.IGNORECASE | re.ASCII
 )
 # The letters every alternative of ``_FOLLOWING`` starts with (in either case).
-_UNIT_FIRST_LETTERS = "tmbkpx"
+_UNIT_FIRST_LETTERS = "tmbkpxdwy"
 # Power and energy with an SI prefix ("412 MW", "1.4 TWh", "3 GWp"): the prefix scales the
 # number, so 1,380 GWh and 1.4 TWh are one amount and 1,380 MWh another. Case matters ("mW"
 # is a milliwatt).
 _ENERGY = regex.compile(r"[kMGT]W(?:h|p|e)?(?![\p{L}\p{N}])")  # the energy alternative of _FOLLOWING
 _ENERGY_SCALES = {"k": 3, "M": 6, "G": 9, "T": 12}
+# Units of time, by how a writer abbreviates them ("18 months", "1.5 yrs"), and each in days:
+# a duration meets another in any of them ("18 months" is "1.5 years"), and no rate or multiple.
+DURATIONS: dict[str, str] = {
+    "day": "days",
+    "days": "days",
+    "week": "weeks",
+    "weeks": "weeks",
+    "wk": "weeks",
+    "wks": "weeks",
+    "month": "months",
+    "months": "months",
+    "mos": "months",
+    "year": "years",
+    "years": "years",
+    "yr": "years",
+    "yrs": "years",
+}
+_DAYS: dict[str, Decimal] = {
+    "days": Decimal(1),
+    "weeks": Decimal(7),
+    "months": Decimal("365.25") / 12,
+    "years": Decimal("365.25"),
+}
 _CURRENCY_CODE = regex.compile(r"(?<![\p{L}])(?:US|A|C|NZ|HK|S)?\p{Sc}|USD|EUR|GBP|JPY|CNY|RMB|CHF|INR|AUD|CAD|HKD|SGD")
 _GROUPING = "'\u00a0\u202f\u2009"
 
@@ -120,8 +148,8 @@ class Value(NamedTuple):
     ``mantissa`` is the number as written (no sign, no scale), ``half`` half a
     unit of its last written digit, ``scale`` the power of ten a scale word
     adds, ``unit`` its family: ``percent`` (a level), ``points`` (a
-    difference of levels: pp, percentage points), ``bp``, ``multiple`` or
-    ``plain``.
+    difference of levels: pp, percentage points), ``bp``, ``multiple``, a
+    unit of time (``days``, ``weeks``, ``months``, ``years``) or ``plain``.
     """
 
     mantissa: Decimal
@@ -241,6 +269,8 @@ def _following(after: str) -> tuple[int, str]:
         return 0, "points"
     if following.group("bp"):
         return 0, "bp"
+    if following.group("duration"):
+        return 0, DURATIONS[following.group("duration").lower()]
     return 0, _UNIT_WORDS[following.group("unit").lower()]
 
 
@@ -415,7 +445,9 @@ def read_values(text: str) -> list[Value]:
             values.append(value)
     if any(ch.isalpha() for ch in text):
         for word in _SPELLED_WORD.finditer(text):
-            values.append(Value(Decimal(_SPELLED[word.group().lower()]), Decimal("0.5")))
+            # With the word after it, as a numeral's: "one year" is 12 months, "five times" a multiple.
+            scale, unit = _following(text[word.end() : word.end() + 32])
+            values.append(Value(Decimal(_SPELLED[word.group().lower()]), Decimal("0.5"), scale, unit))
     return values
 
 
@@ -427,6 +459,10 @@ def metric_values(value: str | float | int, unit: str) -> list[Value]:
     if not written.strip():
         return []
     return read_values(f"{written} {unit}".strip())
+
+
+# The family of each unit: two units of one family may state one value (converted where they differ).
+_FAMILY = {"percent": "rate", "points": "rate", "bp": "rate", **{unit: "time" for unit in _DAYS}}
 
 
 def _close(a: Decimal, half_a: Decimal, b: Decimal, half_b: Decimal) -> bool:
@@ -451,6 +487,14 @@ def same_value(stated: Value, source: Value) -> bool:
     # for a multiple ("7x", "7 times"): computed points, levels and multiples are no percentage.
     if b.derived and ((a.unit == "percent") != (b.unit == "percent") or (b.unit == "multiple" and a.unit != "multiple")):
         return False
+    if a.unit != b.unit and a.unit != "plain" and b.unit != "plain":
+        # "31x" is thirty-one-fold and "31%" a rate: units of two families never meet.
+        family_a, family_b = _FAMILY.get(a.unit, a.unit), _FAMILY.get(b.unit, b.unit)
+        if family_a != family_b:
+            return False
+        if family_a == "time":  # "18 months" is "1.5 years": compared in days
+            a_days, b_days = _DAYS[a.unit], _DAYS[b.unit]
+            return _close(a.scaled * a_days, a.scaled_half * a_days, b.scaled * b_days, b.scaled_half * b_days)
     if a.unit != b.unit and "bp" in (a.unit, b.unit) and ({a.unit, b.unit} & {"percent", "points"}):
         a_m, a_h, b_m, b_h = a.mantissa, a.half, b.mantissa, b.half
         if a.unit == "bp":
@@ -504,7 +548,7 @@ def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
                 if amount <= half:
                     continue  # indistinguishable from zero at the precision written
                 out.append(Value(amount, half, x.scale, unit, derived=True))
-            if x.unit in ("percent", "plain"):
+            if x.unit in ("percent", "plain") or x.unit in _DAYS:  # "11.2 vs. 7.4 months": 51% longer
                 out.append(_change_in_percent(x, y, rise=True))
     return out
 
@@ -524,7 +568,7 @@ def clause_values(values: tuple[Value, ...], way: int) -> list[Value]:
     elsewhere on the card (a margin, a dividend) is no part of it.
     """
     changes = [v for v in values if v.unit == "percent"]
-    levels = [v for v in values if v.unit in ("plain", "multiple") and v.mantissa and not v.derived]
+    levels = [v for v in values if (v.unit in ("plain", "multiple") or v.unit in _DAYS) and v.mantissa and not v.derived]
     out: list[Value] = []
     if len(changes) == 1:
         change = changes[0]
