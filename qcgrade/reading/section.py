@@ -228,18 +228,6 @@ class Section:
         lo = ends[index - 1] if index else 0
         return _one_sentence(self._doc, lo, ends[index], _ids_in(self.citations, index), _ids_in(self.metric_tags, index))
 
-    def sentence_span(self, index: int) -> tuple[int, int, str]:
-        """``sentences[index]``'s start, end and kind, without building its text or ids."""
-        return self.sentence_spans((index,))[0]
-
-    def sentence_spans(self, indices: Iterable[int]) -> list[tuple[int, int, str]]:
-        """:meth:`sentence_span` of each of ``indices``, in one pass."""
-        if self._sentences is not _UNSET:
-            sentences: list[Sentence] = self._sentences  # type: ignore[assignment]
-            return [(s.start, s.end, s.kind) for s in (sentences[index] for index in indices)]
-        to_source = self._doc.projection.to_source
-        return [(*to_source(start, end), kind) for start, end, kind in self.visible_spans(indices)]
-
     def visible_spans(self, indices: Iterable[int]) -> list[tuple[int, int, str]]:
         """Where each sentence ``indices`` names lies in :attr:`visible`, its blanks left out, and its kind.
 
