@@ -224,9 +224,7 @@ class Section:
         """
         if self._sentences is not _UNSET:
             return self._sentences[index]  # type: ignore[index]
-        ends = self._ends
-        lo = ends[index - 1] if index else 0
-        return _one_sentence(self._doc, lo, ends[index], _ids_in(self.citations, index), _ids_in(self.metric_tags, index))
+        return _one_sentence(self._doc, self._ends, index, _ids_in(self.citations, index), _ids_in(self.metric_tags, index))
 
     def visible_spans(self, indices: Iterable[int]) -> list[tuple[int, int, str]]:
         """Where each sentence ``indices`` names lies in :attr:`visible`, its blanks left out, and its kind.
@@ -731,25 +729,18 @@ def _build_sentences(section: Section) -> tuple[Sentence, ...]:
     doc = section._doc
     visible = doc.visible
     to_source = doc.projection.to_source
-    units = doc.units
-    unit_starts = doc.unit_starts
-    cites: list[list[str]] = [[] for _ in section._ends]
-    tags: list[list[str]] = [[] for _ in section._ends]
+    ends = section._ends
+    cites: list[list[str]] = [[] for _ in ends]
+    tags: list[list[str]] = [[] for _ in ends]
     for marker in section.citations:
         cites[marker.sentence].append(marker.id)
     for marker in section.metric_tags:
         tags[marker.sentence].append(marker.id)
-    sentences = []
-    lo = 0
-    for index, hi in enumerate(section._ends):
-        piece = visible[lo:hi]
-        stripped = piece.strip()
-        first = lo + len(piece) - len(piece.lstrip())
-        src_start, src_end = to_source(first, first + len(stripped))
-        kind = units[bisect_right(unit_starts, first) - 1].kind if units else "paragraph"
-        sentences.append(Sentence(src_start, src_end, stripped, kind, tuple(cites[index]), tuple(tags[index])))
-        lo = hi
-    return tuple(sentences)
+    # Every sentence where _visible_spans finds it, as _one_sentence builds one.
+    return tuple(
+        Sentence(*to_source(first, last), visible[first:last], kind, tuple(cites[index]), tuple(tags[index]))
+        for index, (first, last, kind) in enumerate(_visible_spans(doc, ends, range(len(ends))))
+    )
 
 
 def _runs(indices: list[int]) -> Iterator[tuple[int, int]]:
@@ -776,19 +767,15 @@ def _sentence_of(marker: Marker) -> int:
     return marker.sentence
 
 
-def _one_sentence(doc: Document, lo: int, hi: int, cites: tuple[str, ...], tags: tuple[str, ...]) -> Sentence:
-    """The sentence between visible offsets ``lo`` and ``hi``, as :func:`_build_sentences` builds it."""
-    piece = doc.visible[lo:hi]
-    stripped = piece.strip()
-    first = lo + len(piece) - len(piece.lstrip())
-    src_start, src_end = doc.projection.to_source(first, first + len(stripped))
-    units = doc.units
-    kind = units[bisect_right(doc.unit_starts, first) - 1].kind if units else "paragraph"
-    return Sentence(src_start, src_end, stripped, kind, cites, tags)
+def _one_sentence(doc: Document, ends: list[int], index: int, cites: tuple[str, ...], tags: tuple[str, ...]) -> Sentence:
+    """Sentence ``index``, as :func:`_build_sentences` builds it: where :func:`_visible_spans` finds it."""
+    ((first, last, kind),) = _visible_spans(doc, ends, (index,))
+    src_start, src_end = doc.projection.to_source(first, last)
+    return Sentence(src_start, src_end, doc.visible[first:last], kind, cites, tags)
 
 
 def _visible_spans(doc: Document, ends: list[int], indices: Iterable[int]) -> list[tuple[int, int, str]]:
-    """Visible start, end and kind of each sentence ``indices`` names (as :func:`_one_sentence` finds them).
+    """Visible start, end and kind of each sentence ``indices`` names (what :func:`_one_sentence` builds on).
 
     Sentence ``i`` lies between visible offsets ``ends[i - 1]`` (0 for the
     first) and ``ends[i]``, its blanks at either end left out.
