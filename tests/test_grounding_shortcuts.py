@@ -63,8 +63,10 @@ from qcgrade.grounding.values import (
     _SCALES,
     _UNIT_WORDS,
     DURATIONS,
+    PERIOD_AFTER,
     Value,
     numeral_form,
+    period_after,
     read_numeral,
     same_value,
     unit_after,
@@ -572,6 +574,34 @@ def test_the_word_after_a_numeral_reads_as_the_pattern_reads_it_on_the_corpus() 
     read = [unit_after(a) for a in afters]
     assert read == [_following_the_long_way(a) for a in afters]
     assert len(set(read)) >= 8  # every scale and unit was met
+
+
+def _period_the_long_way(after: str) -> str:
+    """``period_after`` as the pattern alone reads it (no first-letter test, no ASCII engine)."""
+    found = PERIOD_AFTER.match(after)
+    return (found.lastgroup or "") if found is not None else ""
+
+
+_PERIOD_PIECES = [" ", "\u00a0", "\t", "y/y", "Y/Y", "q/q", "m/m", "yoy", "QoQ", "mom", "saar", "\u017faar", "annualised"]
+_PERIOD_PIECES += ["annualized", "year on year", "year-over-year", "quarter on quarter", "per cent", "bp", "pp", "pts"]
+_PERIOD_PIECES += ["points", "basis points", "x", "s", "/", "-", "1", ",", "\u00e9", "\u2009", "months", " [C1]"]
+
+
+@given(st.lists(st.sampled_from(_PERIOD_PIECES), max_size=5).map("".join))
+@example(" \u017faar")
+@example("  per cent y/y")
+@example("\u2009q/q")
+@example(" yoyo")
+def test_the_period_after_a_numeral_reads_as_the_pattern_reads_it(after: str) -> None:
+    assert period_after(after) == _period_the_long_way(after)
+
+
+def test_the_period_after_a_numeral_reads_as_the_pattern_reads_it_on_the_corpus() -> None:
+    afters = [after for _numeral, _before, after in _numeral_contexts()]
+    afters += [" y/y", " per cent q/q", " bp m/m", "% annualised", " annualized rate", " year-on-year,"]
+    read = [period_after(a) for a in afters]
+    assert read == [_period_the_long_way(a) for a in afters]
+    assert {"year", "quarter", "month", "annualised"} <= set(read)
 
 
 def _every_sources() -> list[tuple[Sources, list[tuple[str, str, str]]]]:

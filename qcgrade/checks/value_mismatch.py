@@ -44,6 +44,10 @@ NAME = "value_mismatch"
 _IN = {3: "thousands", 6: "millions", 9: "billions", 12: "trillions"}
 
 
+# How a message names the period a figure is written over (see grounding.values.period_after).
+_PERIODS = {"year": "y/y", "quarter": "q/q", "month": "m/m", "annualised": "annualised"}
+
+
 def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:
     for miss in value_misses(section, evidence, skip_years=options.allow_years):
         cited = miss.cited
@@ -63,6 +67,10 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
         elif miss.table_scale is not None:
             # "412" under "($bn)": say in what the table writes it.
             message = f"{miss.numeral.text} ({_IN[miss.table_scale]}, as its table says) is not {where}"
+        elif miss.period_end is not None:
+            # "9% q/q" where the card says "9% y/y": the span takes in the period, and the message names it.
+            end = miss.period_end
+            message = f"{miss.numeral.text} {_PERIODS[miss.value.period]} is not {where}"
         else:
             message = f"{miss.numeral.text} is not {where}"
         if miss.elsewhere is not None:

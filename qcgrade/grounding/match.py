@@ -54,6 +54,7 @@ from .not_values import states_no_value, written_dates
 from .tables import cell_scale, cells
 from .values import (
     APPROXIMATE_BEFORE,
+    PERIOD_AFTER,
     Value,
     approximate,
     clause_values,
@@ -293,7 +294,8 @@ class Sources:
     A numeral whose (mantissa, scale, unit) equals a stated or derived
     value's is that value (no conversion applies within one unit, and
     :func:`same_value` holds at distance zero), so most numerals of a
-    faithful sentence are settled by one set lookup.
+    faithful sentence are settled by one set lookup. A value written over a
+    period (``9% y/y``) has no exact key: the numeral's own period decides.
     """
 
     stated: tuple[Value, ...]
@@ -363,6 +365,7 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
             quality = quality_of(direction, text, lo)
             if quality is not None:
                 found.append(CardDirection(quality, *facts, lexical=False))
+    values = _over_periods(values)
     for tag in card.metric_refs:
         values.extend(metrics.get(tag, ()))
     numerals = tuple(m.group() for text in (card.claim, card.quote) for m in NUMERAL.finditer(text))
@@ -384,6 +387,26 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
                 found.append(CardDirection(said, text[lo:hi], (value,), frozenset(), lexical=False))
     dates = written_dates(card.claim) | written_dates(card.quote)
     return CardFacts(card, tuple(values), tuple(derived), tuple(found), numerals, bool(dates), dates)
+
+
+def _over_periods(values: list[Value]) -> list[Value]:
+    """A card's values, each figure written once with a period and once without given that period.
+
+    A claim and its quote restate one fact: "up 30% year on year" and
+    "(+30%)" are the same 30%, over a year. A figure written over two
+    periods on one card is left as written.
+    """
+    periods: dict[tuple[object, int, str], set[str]] = {}
+    for value in values:
+        if value.period:
+            periods.setdefault((value.mantissa, value.scale, value.unit), set()).add(value.period)
+    if not periods:
+        return values
+    over: list[Value] = []
+    for value in values:
+        said = periods.get((value.mantissa, value.scale, value.unit)) if not value.period else None
+        over.append(value._replace(period=next(iter(said))) if said and len(said) == 1 else value)
+    return over
 
 
 # The signs that open a signed number: plus, hyphen-minus and the minus sign; and the units a
@@ -755,6 +778,9 @@ class ValueMiss:
     date: NumericDate | None = None
     whole_date: bool = False
     table_scale: int | None = None  # the power of ten its table's header or row label gives it
+    # Where the period written after it ends ("9% q/q"), a source offset, when its cards state
+    # its figure over another period: then the period is the miss.
+    period_end: int | None = None
 
 
 def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = False) -> Iterator[ValueMiss]:
@@ -831,7 +857,23 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
             continue
         if states_no_value(text, start, end, any(facts.cards[card].dated for card in owners)):
             continue
-        yield ValueMiss(numeral, value, owners, where, facts.card_stating(value, frozenset(owners)))
+        elsewhere = facts.card_stating(value, frozenset(owners))
+        # The figure its cards state, over another period ("9% q/q" for "9% y/y"): the period is the miss.
+        over_another = value.period and stated.state(value._replace(period=""))
+        period_end = _period_end(section, text, end) if over_another else None
+        yield ValueMiss(numeral, value, owners, where, elsewhere, period_end=period_end)
+
+
+def _period_end(section: Section, text: str, end: int) -> int | None:
+    """Where the period written after a numeral ending at ``end`` of ``text`` ends, a source offset.
+
+    ``text`` is the visible text (or the source, for a number the renderer
+    draws: see :func:`seen_at`), as the numeral's value was read there.
+    """
+    written = PERIOD_AFTER.match(text, end)
+    if written is None:
+        return None
+    return section.to_source(end, written.end())[1] if text is not section.text else written.end()
 
 
 def _date_miss(
@@ -898,7 +940,9 @@ def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -
     if tagged or len(cards) > 1:
         # Values computed across sources: a tagged value against a card's, or two cards'.
         derived.extend(derived_values(stated))
-    exact = frozenset((v.mantissa, v.scale, v.unit) for v in (*stated, *derived))
+    # A value written over a period ("9% y/y") is no exact key: a numeral meets it only over the
+    # same period, or none, which only reading the numeral tells (see same_value).
+    exact = frozenset((v.mantissa, v.scale, v.unit) for v in (*stated, *derived) if not v.period)
     # The texts a faithful sentence copies: the cards' numerals, and each stated value's digits.
     texts = {text for card_id in cards for text in facts.cards[card_id].numerals}
     for value in stated:

@@ -19,6 +19,9 @@ Deliberate choices, each because honest paraphrase does it:
 * basis points and percent convert (``13 bp`` is ``0.13%``); percentage
   points and percent are one family;
 * units of time convert (``18 months`` is ``1.5 years``);
+* the period a change is written over (``9% y/y``, ``0.6% q/q``, ``2.4%
+  annualised``) is compared when both sides write one: ``9% q/q`` is not a
+  card's ``9% y/y``, and a figure with no period meets any;
 * a rate (percent, points, basis points), a multiple and a duration are
   never one value: ``31x`` is no ``31%`` and ``11.2 weeks`` no
   ``11.2 months`` (a plain number still meets any of them).
@@ -159,6 +162,7 @@ class Value(NamedTuple):
     negative: bool = False
     currency: str = ""
     derived: bool = False  # computed from two stated values, not stated
+    period: str = ""  # the period written after it ("y/y": year, "q/q": quarter, "annualised"), if any
 
     @property
     def scaled(self) -> Decimal:
@@ -274,15 +278,53 @@ def _following(after: str) -> tuple[int, str]:
     return 0, _UNIT_WORDS[following.group("unit").lower()]
 
 
+# The period a change is written over, right after its figure and unit ("9% y/y", "14 bp q/q",
+# "0.4% m/m", "2.4% annualised"): the same digits over another period are another figure.
+PERIOD_AFTER = regex.compile(
+    r"[ \t\u00a0]{0,2}(?:(?:per[ \t\u00a0-]?cent|pct|pp|ppts?|points?|pts|bps?|basis[ \t\u00a0]+points?)[ \t\u00a0]{1,2})?"
+    r"(?:(?P<year>y/y|yoy|y-o-y|year[ \t\u00a0-](?:on|over)[ \t\u00a0-]year)"
+    r"|(?P<quarter>q/q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter)"
+    r"|(?P<month>m/m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month)"
+    r"|(?P<annualised>annuali[sz]ed|saar))"
+    r"(?![\p{L}\p{N}/])",
+    regex.IGNORECASE,
+)
+
+
+# ``PERIOD_AFTER`` for ASCII text, in the stdlib engine (which calls faster); and the letters
+# it can start with past the blanks (a unit word's or a period's): most numerals are followed by
+# none of them, and are settled without a pattern.
+_PERIOD_AFTER_ASCII = re.compile(PERIOD_AFTER.pattern.replace(r"\p{L}\p{N}", "A-Za-z0-9"), re.IGNORECASE | re.ASCII)
+_PERIOD_FIRST = frozenset("pbyqmasPBYQMAS\u017f")  # and the long s, which the pattern folds to "s"
+
+
+def period_after(after: str) -> str:
+    """The period written right after a figure (``after`` is the text that follows it), or ``""``."""
+    if after.lstrip(_BLANKS)[:1] not in _PERIOD_FIRST:
+        return ""
+    found = (_PERIOD_AFTER_ASCII if after.isascii() else PERIOD_AFTER).match(after)
+    return (found.lastgroup or "") if found is not None else ""
+
+
 def read_numeral(numeral: str, before: str = "", after: str = "") -> Value | None:
     """The value a numeral states, reading a little of the text around it.
 
     ``numeral`` is a token as :data:`qcgrade.reading.lexicon.NUMERAL` finds it
     (``-$1.2bn``, ``30%``); ``before`` is the text just before it (for a
     parenthesis or a currency code), ``after`` the text just after it (for
-    ``billion``, ``per cent``, ``bp``). None when it is not a plain decimal
+    ``billion``, ``per cent``, ``bp``, and a period: ``y/y``). None when it is not a plain decimal
     number (a look-alike letter, a superscript) and so is not compared.
     """
+    value = _read_numeral(numeral, before, after)
+    if value is not None and after:
+        period = period_after(after)
+        if period:
+            return value._replace(period=period)
+    return value
+
+
+def _read_numeral(numeral: str, before: str = "", after: str = "") -> Value | None:
+    """:func:`read_numeral` but for the period after it."""
     plain = _PLAIN.fullmatch(numeral)
     if plain is not None:
         # The common case ("412", "3.08%"), read without the general pattern: same result.
@@ -483,6 +525,8 @@ def same_value(stated: Value, source: Value) -> bool:
     one.
     """
     a, b = stated, source
+    if a.period and b.period and a.period != b.period:
+        return False  # "9% q/q" is no "9% y/y"
     # A computed percentage stands only for a number written as one, and a computed ratio only
     # for a multiple ("7x", "7 times"): computed points, levels and multiples are no percentage.
     if b.derived and ((a.unit == "percent") != (b.unit == "percent") or (b.unit == "multiple" and a.unit != "multiple")):
