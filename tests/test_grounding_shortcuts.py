@@ -554,6 +554,12 @@ _AFTER_PIECES = [
     "w",
     "y",
     "-",
+    "ay",
+    "ee",
+    "k",
+    "ear",
+    "W",
+    "ks",
 ]
 
 
@@ -565,6 +571,9 @@ _AFTER_PIECES = [
 @example(" M USD")
 @example(" b2")
 @example("  T\u00e9")
+@example(" w\u212a")
+@example(" DAys")
+@example(" yr.")
 def test_the_word_after_a_numeral_reads_as_the_pattern_reads_it(after: str) -> None:
     assert unit_after(after) == _following_the_long_way(after)
 
@@ -643,6 +652,21 @@ def test_a_numeral_settled_as_written_is_one_its_sources_state() -> None:
     assert settled > 1000 and unsettled > 1000
 
 
+def test_a_figure_stated_over_a_period_is_settled_as_the_long_way_settles_it() -> None:
+    """``Sources.state`` by a periodic key gives what comparing with every stated and derived value gives."""
+    tried = 0
+    for sources, _own in _every_sources():
+        for value in sources.stated:
+            if not value.period:
+                continue
+            for period in ("", "year", "quarter", "month", "annualised"):
+                for written in (value._replace(period=period), value._replace(period=period, half=value.half * 10)):
+                    long_way = any(same_value(written, v) for v in (*sources.stated, *sources.derived))
+                    assert sources.state(written) == long_way, (written, sources.periodic)
+                    tried += 1
+    assert tried > 50
+
+
 def test_value_misses_are_the_same_without_the_written_forms(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every numeral read the long way finds the same misses, on the fixtures and their number swaps."""
     cases = []
@@ -652,7 +676,10 @@ def test_value_misses_are_the_same_without_the_written_forms(monkeypatch: pytest
             text = path.read_text(encoding="utf-8")
             cases.append((text, evidence))
             # The same digits with another scale or unit after them: only the word after tells.
-            for ours, other in ((" M ", " B "), (" B ", " M "), (" million", " billion"), (" points", " bp"), (" USD", " k")):
+            swaps = ((" M ", " B "), (" B ", " M "), (" million", " billion"), (" points", " bp"), (" USD", " k"))
+            # And over another period, or the card's in another spelling: only reading the period tells.
+            swaps += ((" year on year", " q/q"), (" year over year", " y/y"), (" y/y", " m/m"), ("%", "% annualised"))
+            for ours, other in swaps:
                 if ours in text:
                     cases.append((text.replace(ours, other), evidence))
             for defect in ("number_swap", "citation_swap"):
@@ -673,6 +700,7 @@ def test_value_misses_are_the_same_without_the_written_forms(monkeypatch: pytest
     shortcut = misses()
     _CACHE.clear()
     monkeypatch.setattr(match, "verbatim_forms", lambda texts, exact: (frozenset(), {}))
+    monkeypatch.setattr(match, "_fixed_over", lambda texts, periodic: {})
     assert misses() == shortcut
     _CACHE.clear()
     assert sum(map(len, shortcut)) > 20

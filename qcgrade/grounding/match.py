@@ -60,6 +60,8 @@ from .values import (
     clause_values,
     derived_values,
     metric_values,
+    numeral_form,
+    period_after,
     plain_key,
     read_numeral,
     read_values,
@@ -305,10 +307,18 @@ class Sources:
     # verbatim_forms): "30%" whatever follows it, "412" when the word after it gives a unit of ``free``.
     fixed: frozenset[str] = frozenset()
     free: dict[str, frozenset[tuple[int, str]]] = field(default_factory=dict)
+    # The keys of the stated values written over a period only, with their periods ("9% y/y":
+    # 9% over a year); and the numeral texts that read as one of them (as ``fixed``) with its periods.
+    periodic: dict[tuple[Decimal, int, str], frozenset[str]] = field(default_factory=dict)
+    fixed_over: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def state(self, value: Value) -> bool:
-        if (value.mantissa, value.scale, value.unit) in self.exact:
+        key = (value.mantissa, value.scale, value.unit)
+        if key in self.exact:
             return True
+        periods = self.periodic.get(key)
+        if periods is not None and (not value.period or value.period in periods):
+            return True  # the same figure, over its period or none
         return any(same(value, v) for v in self.stated) or any(same(value, v) for v in self.derived)
 
 
@@ -820,6 +830,14 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
         # (and the word after one is read only when it has no unit of its own).
         if written in fixed:
             continue
+        periods = stated.fixed_over.get(written)
+        if periods is not None:
+            # A figure the cards state over a period only ("30%" of "up 30% y/y"): it is stated
+            # unless the sentence writes another period after it.
+            text, start, end = seen_at(seen, section, numeral)
+            period = period_after(text[end : end + 32])
+            if not period or period in periods:
+                continue
         if rows and numeral.sentence in rows:
             scale = reading.table_scale(section, numeral)
             if scale is not None:
@@ -948,7 +966,26 @@ def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -
     for value in stated:
         texts.update((str(value.mantissa), f"{value.mantissa}%"))
     fixed, free = verbatim_forms(sorted(texts), exact)
-    return Sources(tuple(stated), tuple(derived), exact, fixed, free)
+    # The other stated values, by key: each over the periods written ("9% y/y" where no 9% has none).
+    over: dict[tuple[Decimal, int, str], set[str]] = {}
+    for value in stated:
+        key = (value.mantissa, value.scale, value.unit)
+        if value.period and key not in exact:
+            over.setdefault(key, set()).add(value.period)
+    periodic = {key: frozenset(periods) for key, periods in over.items()}
+    return Sources(tuple(stated), tuple(derived), exact, fixed, free, periodic, _fixed_over(sorted(texts), periodic))
+
+
+def _fixed_over(texts: list[str], periodic: dict[tuple[Decimal, int, str], frozenset[str]]) -> dict[str, frozenset[str]]:
+    """The texts that read as a value of ``periodic`` whatever follows them but a period, with its periods."""
+    found: dict[str, frozenset[str]] = {}
+    for text in texts if periodic else ():
+        form = numeral_form(text)
+        if form is not None and not form[1]:  # "30%": not "412", which reads its unit from the next word
+            periods = periodic.get((form[0].mantissa, form[0].scale, form[0].unit))
+            if periods is not None:
+                found[text] = periods
+    return found
 
 
 def _is_year(text: str) -> bool:

@@ -100,6 +100,9 @@ _FOLLOWING_ASCII = re.compile(
 )
 # The letters every alternative of ``_FOLLOWING`` starts with (in either case).
 _UNIT_FIRST_LETTERS = "tmbkpxdwy"
+# How a unit of time starts, for the letters no other alternative of ``_FOLLOWING`` starts
+# with (lowered: the Kelvin sign, which the pattern folds to "k", lowers to it too).
+_DURATION_STARTS = ("day", "week", "wk", "year", "yr")
 # Power and energy with an SI prefix ("412 MW", "1.4 TWh", "3 GWp"): the prefix scales the
 # number, so 1,380 GWh and 1.4 TWh are one amount and 1,380 MWh another. Case matters ("mW"
 # is a milliwatt).
@@ -257,6 +260,8 @@ def _following(after: str) -> tuple[int, str]:
             return _ENERGY_SCALES[first], "plain"  # "1,380 GWh" is 1.38 TWh: the prefix is a scale
     if first.isascii() and first.lower() not in _UNIT_FIRST_LETTERS:
         return 0, "plain"  # "USD", "of": no scale or unit word starts so (only ASCII: the pattern ignores case)
+    if first in "dDwWyY" and not word[:4].lower().startswith(_DURATION_STARTS):
+        return 0, "plain"  # "was", "with", "during": only a unit of time starts with these letters
     second = word[1:2]
     if first in "kKmMbBtT" and (not second or (second.isascii() and not second.isalnum())):
         return _SCALES[first.lower()], "plain"  # "412 M USD": a one-letter scale, as the pattern reads it
