@@ -8,12 +8,15 @@ scaling test is what catches super-linear behaviour.
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 
 from helpers import FIXTURES, best_time
 from qcgrade import grade
+from qcgrade.evidence import load_slice
+from qcgrade.grounding.match import _card_facts
 
 CLEAN = (FIXTURES / "voltaris-cells" / "s1.md").read_text(encoding="utf-8")
 
@@ -218,3 +221,31 @@ def test_grounding_cost_grows_linearly(unit: str, case_slice: dict) -> None:
     small = best_time(lambda: grade(small_text, case_slice, tier2=True, grounding=True), runs=3)
     large = best_time(lambda: grade(large_text, case_slice, tier2=True, grounding=True), runs=3)
     assert large / small < 8.0, (unit, small, large)
+
+
+# A card's text is read once per slice (grounding/match.py, facts_for): its values, ranges, periods,
+# dates and directions must stay linear in its length too.
+HOSTILE_CARD_TEXT = {
+    "a run of dashed numbers": "5-",
+    "a run of 'between' with no range": "between 1 and ",
+    "blanks after 'between'": "between " + " " * 50,
+    "numbers with periods after them": "9% y/y, 2% q/q 3% annualised ",
+    "units of time": "18 months 1.5 years 6 wks ",
+    "spelled numbers and units": "three years five times ",
+    "a run of dashed spaced numbers": "5 - ",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_CARD_TEXT))
+def test_reading_a_card_grows_linearly(name: str, case_slice: dict) -> None:
+    """Quadrupling a card's text must not much more than quadruple the time to read its facts."""
+    unit = HOSTILE_CARD_TEXT[name]
+
+    def read(repeats: int) -> float:
+        slice_ = dict(case_slice, cards=[dict(case_slice["cards"][0], claim=unit * repeats, quote=unit)])
+        evidence = load_slice(json.dumps(slice_))
+        return best_time(lambda: [_card_facts(card, {}) for card in evidence.cards], runs=3)
+
+    repeats = 100_000 // len(unit)
+    small, large = read(repeats // 4), read(repeats)
+    assert large / small < 8.0, (name, small, large)

@@ -63,6 +63,7 @@ from .values import (
     numeral_form,
     period_after,
     plain_key,
+    range_midpoints,
     read_numeral,
     read_values,
     same_value,
@@ -380,6 +381,7 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
         values.extend(metrics.get(tag, ()))
     numerals = tuple(m.group() for text in (card.claim, card.quote) for m in NUMERAL.finditer(text))
     derived = derived_values(values)
+    derived.extend(middle for text in (card.claim, card.quote) for middle in range_midpoints(text))
     for found_here in found:
         direction = found_here.direction
         if direction.axis == SIZE and not direction.negated and not direction.comparison:

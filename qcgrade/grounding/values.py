@@ -602,6 +602,44 @@ def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
     return out
 
 
+# A range a card writes: "5-7%", "5\u20137%", "$1.2-1.5bn", "between 5% and 7%". The second end
+# carries the unit and scale of both (a writer puts them once). Not "5% to 7%": "from 5% to 7%"
+# is a move, and its midpoint no figure.
+_RANGE_END = r"\p{Sc}?[0-9][0-9,]*(?:\.[0-9]+)?"
+_RANGE = regex.compile(
+    r"(?<![\p{L}\p{N}.,/])(?:between\s{1,3}(?P<low>" + _RANGE_END + r")(?P<low_pct>%?)\s{1,3}and\s{1,3}"
+    r"|(?P<low2>" + _RANGE_END + r")(?P<low_pct2>%?)[ \u00a0]?[\-\u2013\u2014][ \u00a0]?)"
+    r"(?P<high>" + _RANGE_END + r"%?)(?![\p{N}/\-])"
+)
+
+
+def range_midpoints(text: str) -> list[Value]:
+    """The midpoint of each range ``text`` writes, as a computed value in the range's unit and scale.
+
+    "5-7%" gives 6%, "$1.2-1.5bn" $1.35bn: a writer restates a guided range
+    by its midpoint. It is written to the finer end's precision; ends of two
+    unit families ("5x-7%") give none.
+    """
+    found: list[Value] = []
+    for written in _RANGE.finditer(text):
+        high = read_numeral(written.group("high"), "", text[written.end() : written.end() + 32])
+        low_pct = written.group("low_pct") or written.group("low_pct2") or ""
+        low = read_numeral((written.group("low") or written.group("low2")) + low_pct)
+        if high is None or low is None or (low.unit != "plain" and low.unit != high.unit):
+            continue
+        if high.unit == "plain" and low_pct:
+            continue  # "5%-7" is no range of one unit
+        if low.mantissa >= high.mantissa or (_is_year_number(low.mantissa) and _is_year_number(high.mantissa)):
+            continue  # a score ("3-1") or a span of years ("2019-2023"): no amount between
+        middle = (low.mantissa + high.mantissa) / 2
+        found.append(Value(middle, min(low.half, high.half), high.scale, high.unit, currency=high.currency, derived=True))
+    return found
+
+
+def _is_year_number(number: Decimal) -> bool:
+    return number == number.to_integral_value() and 1900 <= number <= 2099
+
+
 def clause_values(values: tuple[Value, ...], way: int) -> list[Value]:
     """Figures computed within one clause of a card that moves a size ``way`` (up 1, down -1).
 
