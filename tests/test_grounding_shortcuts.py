@@ -515,7 +515,8 @@ def test_a_numeral_reads_as_its_form_and_the_word_after_it() -> None:
 
 def _following_the_long_way(after: str) -> tuple[int, str]:
     """``unit_after`` as the pattern alone reads it (no first-letter test, no ASCII engine)."""
-    if not after.lstrip(_BLANKS)[:1].isalpha() or len(after) - len(after.lstrip(_BLANKS)) > 2:
+    first = after.lstrip(_BLANKS)[:1]
+    if not (first.isalpha() or first in ("-", "\u00d7")) or len(after) - len(after.lstrip(_BLANKS)) > 2:
         return 0, "plain"
     following = _FOLLOWING.match(after)
     if following is None:
@@ -528,7 +529,7 @@ def _following_the_long_way(after: str) -> tuple[int, str]:
         if following.group(group):
             return 0, group
     if following.group("duration"):
-        return 0, DURATIONS[following.group("duration").lower()]
+        return 0, DURATIONS[following.group("duration").lstrip("-").lower()]
     return 0, _UNIT_WORDS[following.group("unit").lower()]
 
 
@@ -560,6 +561,11 @@ _AFTER_PIECES = [
     "ear",
     "W",
     "ks",
+    "-month",
+    "-fold",
+    "-days",
+    "mths",
+    "\u00d7",
 ]
 
 
@@ -588,12 +594,15 @@ def test_the_word_after_a_numeral_reads_as_the_pattern_reads_it_on_the_corpus() 
 def _period_the_long_way(after: str) -> str:
     """``period_after`` as the pattern alone reads it (no first-letter test, no ASCII engine)."""
     found = PERIOD_AFTER.match(after)
-    return (found.lastgroup or "") if found is not None else ""
+    if found is None:
+        return ""
+    return "annualised" if found.group("at_annual_rate") else found.lastgroup or ""
 
 
 _PERIOD_PIECES = [" ", "\u00a0", "\t", "y/y", "Y/Y", "q/q", "m/m", "yoy", "QoQ", "mom", "saar", "\u017faar", "annualised"]
 _PERIOD_PIECES += ["annualized", "year on year", "year-over-year", "quarter on quarter", "per cent", "bp", "pp", "pts"]
 _PERIOD_PIECES += ["points", "basis points", "x", "s", "/", "-", "1", ",", "\u00e9", "\u2009", "months", " [C1]"]
+_PERIOD_PIECES += ["(", ")", "p.a.", "per annum", "q\u2215q", "\u2044", " saar", " annualized"]
 
 
 @given(st.lists(st.sampled_from(_PERIOD_PIECES), max_size=5).map("".join))

@@ -89,7 +89,7 @@ _FOLLOWING = regex.compile(
     r"|(?P<percent>per[ \t\u00a0-]?cent|pct)"
     r"|(?P<bp>basis[ \t\u00a0]+points?|bps?(?![\p{L}]))"
     r"|(?P<unit>times(?![\p{L}])|x(?![\p{L}])|\u00d7|-fold(?![\p{L}]))"
-    r"|(?P<duration>days?|weeks?|wks?|months?|mos|years?|yrs?)(?!-))"
+    r"|(?P<duration>-?(?:days?|weeks?|wks?|months?|mos|mths?|years?|yrs?))(?!-))"
     r"(?![\p{L}\p{N}])",
     regex.IGNORECASE,
 )
@@ -120,6 +120,8 @@ DURATIONS: dict[str, str] = {
     "month": "months",
     "months": "months",
     "mos": "months",
+    "mth": "months",
+    "mths": "months",
     "year": "years",
     "years": "years",
     "yr": "years",
@@ -250,7 +252,9 @@ def _following(after: str) -> tuple[int, str]:
     word = after.lstrip(_BLANKS)
     first = word[:1]
     if first in _MULTIPLE_SIGNS:
-        following = _FOLLOWING.match(after)  # "7\u00d7", "7-fold": rare, the pattern decides
+        following = _FOLLOWING.match(after)  # "7\u00d7", "7-fold", "24-month": rare, the pattern decides
+        if following is not None and following.group("duration"):
+            return 0, DURATIONS[following.group("duration").lstrip("-").lower()]
         return (0, "multiple") if following is not None and following.group("unit") else (0, "plain")
     if not first.isalpha() or len(after) - len(word) > 2:
         return 0, "plain"  # no word right after it: the usual case, without the pattern
@@ -279,19 +283,21 @@ def _following(after: str) -> tuple[int, str]:
     if following.group("bp"):
         return 0, "bp"
     if following.group("duration"):
-        return 0, DURATIONS[following.group("duration").lower()]
+        return 0, DURATIONS[following.group("duration").lstrip("-").lower()]
     return 0, _UNIT_WORDS[following.group("unit").lower()]
 
 
 # The period a change is written over, right after its figure and unit ("9% y/y", "14 bp q/q",
 # "0.4% m/m", "2.4% annualised"): the same digits over another period are another figure.
 PERIOD_AFTER = regex.compile(
-    r"[ \t\u00a0]{0,2}(?:(?:per[ \t\u00a0-]?cent|pct|pp|ppts?|points?|pts|bps?|basis[ \t\u00a0]+points?)[ \t\u00a0]{1,2})?"
-    r"(?:(?P<year>y/y|yoy|y-o-y|year[ \t\u00a0-](?:on|over)[ \t\u00a0-]year)"
-    r"|(?P<quarter>q/q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter)"
-    r"|(?P<month>m/m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month)"
-    r"|(?P<annualised>annuali[sz]ed|saar))"
-    r"(?![\p{L}\p{N}/])",
+    r"[ \t\u00a0]{0,2}(?:(?:per[ \t\u00a0-]?cent|pct|pp|ppts?|points?|pts|bps?|basis[ \t\u00a0]+points?)[ \t\u00a0]{1,2})?\(?"
+    r"(?:(?P<year>y[/\u2215\u2044]y|yoy|y-o-y|year[ \t\u00a0-](?:on|over)[ \t\u00a0-]year)"
+    r"|(?P<quarter>q[/\u2215\u2044]q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter)"
+    r"|(?P<month>m[/\u2215\u2044]m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month)"
+    r"|(?P<annualised>annuali[sz]ed|saar|p\.a\.|per[ \t\u00a0]annum))"
+    r"(?![\p{L}\p{N}/\u2215\u2044])"
+    # "2.4% q/q saar", "0.6% q/q annualised": the quarter's change at an annual rate.
+    r"(?:[ \t\u00a0]{1,2}(?P<at_annual_rate>annuali[sz]ed|saar)(?![\p{L}\p{N}]))?",
     regex.IGNORECASE,
 )
 
@@ -300,15 +306,21 @@ PERIOD_AFTER = regex.compile(
 # it can start with past the blanks (a unit word's or a period's): most numerals are followed by
 # none of them, and are settled without a pattern.
 _PERIOD_AFTER_ASCII = re.compile(PERIOD_AFTER.pattern.replace(r"\p{L}\p{N}", "A-Za-z0-9"), re.IGNORECASE | re.ASCII)
-_PERIOD_FIRST = frozenset("pbyqmasPBYQMAS\u017f")  # and the long s, which the pattern folds to "s"
+_PERIOD_FIRST = frozenset("pbyqmasPBYQMAS\u017f(")  # and the long s, which the pattern folds to "s"
 
 
 def period_after(after: str) -> str:
     """The period written right after a figure (``after`` is the text that follows it), or ``""``."""
     if after.lstrip(_BLANKS)[:1] not in _PERIOD_FIRST:
         return ""
-    found = (_PERIOD_AFTER_ASCII if after.isascii() else PERIOD_AFTER).match(after)
-    return (found.lastgroup or "") if found is not None else ""
+    return period_written((_PERIOD_AFTER_ASCII if after.isascii() else PERIOD_AFTER).match(after))
+
+
+def period_written(found: re.Match[str] | regex.Match[str] | None) -> str:
+    """The period a match of :data:`PERIOD_AFTER` names: a later annualisation wins ("q/q saar")."""
+    if found is None:
+        return ""
+    return "annualised" if found.group("at_annual_rate") else found.lastgroup or ""
 
 
 def read_numeral(numeral: str, before: str = "", after: str = "") -> Value | None:
@@ -491,10 +503,44 @@ def read_values(text: str) -> list[Value]:
         if value is not None:
             values.append(value)
     if any(ch.isalpha() for ch in text):
+        values.extend(_worded_values(text))
         for word in _SPELLED_WORD.finditer(text):
             # With the word after it, as a numeral's: "one year" is 12 months, "five times" a multiple.
             scale, unit = _following(text[word.end() : word.end() + 32])
             values.append(Value(Decimal(_SPELLED[word.group().lower()]), Decimal("0.5"), scale, unit))
+    return values
+
+
+# A spelled number joined to its unit ("five-year", "six-month", "two-fold"), and the words
+# that multiply ("doubled": 2x, or up 100%). Not "double-digit" or "twice-yearly".
+_SPELLED_UNIT = regex.compile(
+    r"(?<![\p{L}\-])(?P<number>" + "|".join(sorted(_SPELLED, key=len, reverse=True)) + r")-"
+    r"(?:(?P<duration>days?|weeks?|months?|years?)|(?P<fold>fold))(?![\p{L}\-])",
+    regex.IGNORECASE,
+)
+_MULTIPLYING = regex.compile(
+    r"(?<![\p{L}\-])(?:(?P<twice>twice)|(?P<double>doubled?|doubling)|(?P<triple>tripled?|tripling|trebled?)"
+    r"|(?P<half>halved|halving))(?![\p{L}\-])",
+    regex.IGNORECASE,
+)
+_MULTIPLIED: dict[str, tuple[Value, ...]] = {
+    "twice": (Value(Decimal(2), Decimal("0.05"), 0, "multiple"),),
+    "double": (Value(Decimal(2), Decimal("0.05"), 0, "multiple"), Value(Decimal(100), Decimal("0.5"), 0, "percent")),
+    "triple": (Value(Decimal(3), Decimal("0.05"), 0, "multiple"), Value(Decimal(200), Decimal("0.5"), 0, "percent")),
+    "half": (Value(Decimal("0.5"), Decimal("0.005"), 0, "multiple"), Value(Decimal(50), Decimal("0.5"), 0, "percent")),
+}
+
+
+def _worded_values(text: str) -> list[Value]:
+    """The values a card writes in words: "five-year" (5 years), "two-fold" (2x), "doubled" (2x, 100%)."""
+    values: list[Value] = []
+    for written in _SPELLED_UNIT.finditer(text):
+        number = Decimal(_SPELLED[written.group("number").lower()])
+        duration = written.group("duration")
+        unit = DURATIONS[duration.lower()] if duration else "multiple"
+        values.append(Value(number, Decimal("0.5"), 0, unit))
+    for written in _MULTIPLYING.finditer(text):
+        values.extend(_MULTIPLIED[written.lastgroup or ""])
     return values
 
 
