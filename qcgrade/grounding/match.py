@@ -333,7 +333,8 @@ _GOOD_WHEN_UP = regex.compile(
 )
 _BAD_WHEN_UP = regex.compile(
     r"(?<![\w\-])(?:costs?|expenses?|loss(?:es)?|debt|leverage|npls?|non-performing|delinquenc(?:y|ies)|defaults?"
-    r"|churn|burn|impairments?|provisions|charge-offs?|write-offs?|arrears|unemployment)(?![\w\-])",
+    r"|churn|burn|impairments?|provisions|charge-offs?|write-offs?|arrears|unemployment"
+    r"|dso|days\s+sales\s+outstanding|lead\s+times?)(?![\w\-])",
     regex.IGNORECASE,
 )
 
