@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from helpers import ROOT, fixture_sections
 from qcgrade import grade
+from qcgrade.checks.value_mismatch import _PERIODS
 from qcgrade.evidence import load_slice
 from qcgrade.grounding import directions as direction_words
 from qcgrade.grounding import match
@@ -60,6 +61,7 @@ from qcgrade.grounding.match import (
 from qcgrade.grounding.values import (
     _BLANKS,
     _FOLLOWING,
+    _PERIOD_BEFORE,
     _SCALES,
     _UNIT_WORDS,
     DURATIONS,
@@ -603,6 +605,7 @@ _PERIOD_PIECES = [" ", "\u00a0", "\t", "y/y", "Y/Y", "q/q", "m/m", "yoy", "QoQ",
 _PERIOD_PIECES += ["annualized", "year on year", "year-over-year", "quarter on quarter", "per cent", "bp", "pp", "pts"]
 _PERIOD_PIECES += ["points", "basis points", "x", "s", "/", "-", "1", ",", "\u00e9", "\u2009", "months", " [C1]"]
 _PERIOD_PIECES += ["(", ")", "p.a.", "per annum", "q\u2215q", "\u2044", " saar", " annualized"]
+_PERIOD_PIECES += [",", "\n", "\r\n", "per quarter", "per month", " ,"]
 
 
 @given(st.lists(st.sampled_from(_PERIOD_PIECES), max_size=5).map("".join))
@@ -612,6 +615,12 @@ _PERIOD_PIECES += ["(", ")", "p.a.", "per annum", "q\u2215q", "\u2044", " saar",
 @example(" yoyo")
 def test_the_period_after_a_numeral_reads_as_the_pattern_reads_it(after: str) -> None:
     assert period_after(after) == _period_the_long_way(after)
+
+
+def test_every_period_read_has_a_name_in_the_message() -> None:
+    """A period either pattern reads is named in value_mismatch's message (a missing name is a crash)."""
+    read = {name for name in PERIOD_AFTER.groupindex if name != "at_annual_rate"} | set(_PERIOD_BEFORE.groupindex)
+    assert read == set(_PERIODS)
 
 
 def test_the_period_after_a_numeral_reads_as_the_pattern_reads_it_on_the_corpus() -> None:
@@ -688,6 +697,7 @@ def test_value_misses_are_the_same_without_the_written_forms(monkeypatch: pytest
             swaps = ((" M ", " B "), (" B ", " M "), (" million", " billion"), (" points", " bp"), (" USD", " k"))
             # And over another period, or the card's in another spelling: only reading the period tells.
             swaps += ((" year on year", " q/q"), (" year over year", " y/y"), (" y/y", " m/m"), ("%", "% annualised"))
+            swaps += ((" up ", " up q/q "), (" rose ", " rose sequentially "), (" year on year", ",\nyear on year"))
             for ours, other in swaps:
                 if ours in text:
                     cases.append((text.replace(ours, other), evidence))

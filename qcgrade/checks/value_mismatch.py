@@ -45,7 +45,7 @@ _IN = {3: "thousands", 6: "millions", 9: "billions", 12: "trillions"}
 
 
 # How a message names the period a figure is written over (see grounding.values.period_after).
-_PERIODS = {"year": "y/y", "quarter": "q/q", "month": "m/m", "annualised": "annualised"}
+_PERIODS = {"year": "y/y", "quarter": "q/q", "month": "m/m", "annualised": "annualised", "sequential": "sequentially"}
 
 
 def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:

@@ -62,6 +62,8 @@ from .values import (
     metric_values,
     numeral_form,
     period_after,
+    period_before,
+    periods_meet,
     plain_key,
     range_midpoints,
     read_numeral,
@@ -318,7 +320,7 @@ class Sources:
         if key in self.exact:
             return True
         periods = self.periodic.get(key)
-        if periods is not None and (not value.period or value.period in periods):
+        if periods is not None and any(periods_meet(value.period, period) for period in periods):
             return True  # the same figure, over its period or none
         return any(same(value, v) for v in self.stated) or any(same(value, v) for v in self.derived)
 
@@ -627,6 +629,10 @@ class _Reading:
                 wider = approximate(value)  # "~$640M" for $642M, when the word is there
                 if wider is not value and APPROXIMATE_BEFORE.search(text, max(0, start - 16), start) is not None:
                     value = wider
+                if not value.period:  # "q/q growth was 9%": a period named before it, in its clause
+                    before = period_before(text, start)
+                    if before:
+                        value = value._replace(period=before)
             values[numeral.start] = value
         return values[numeral.start]
 
@@ -838,8 +844,8 @@ def value_misses(section: Section, evidence: EvidenceSlice, skip_years: bool = F
             # A figure the cards state over a period only ("30%" of "up 30% y/y"): it is stated
             # unless the sentence writes another period after it.
             text, start, end = seen_at(seen, section, numeral)
-            period = period_after(text[end : end + 32])
-            if not period or period in periods:
+            period = period_after(text[end : end + 32]) or period_before(text, start)
+            if any(periods_meet(period, said) for said in periods):
                 continue
         if rows and numeral.sentence in rows:
             scale = reading.table_scale(section, numeral)

@@ -290,11 +290,14 @@ def _following(after: str) -> tuple[int, str]:
 # The period a change is written over, right after its figure and unit ("9% y/y", "14 bp q/q",
 # "0.4% m/m", "2.4% annualised"): the same digits over another period are another figure.
 PERIOD_AFTER = regex.compile(
-    r"[ \t\u00a0]{0,2}(?:(?:per[ \t\u00a0-]?cent|pct|pp|ppts?|points?|pts|bps?|basis[ \t\u00a0]+points?)[ \t\u00a0]{1,2})?\(?"
+    r"[ \t\u00a0\r\n]{0,3}"
+    r"(?:(?:per[ \t\u00a0-]?cent|pct|pp|ppts?|points?|pts|bps?|basis[ \t\u00a0]+points?)[ \t\u00a0\r\n]{1,3})?"
+    r"(?:,[ \t\u00a0\r\n]{1,3})?\(?"
     r"(?:(?P<year>y[/\u2215\u2044]y|yoy|y-o-y|year[ \t\u00a0-](?:on|over)[ \t\u00a0-]year)"
-    r"|(?P<quarter>q[/\u2215\u2044]q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter)"
-    r"|(?P<month>m[/\u2215\u2044]m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month)"
-    r"|(?P<annualised>annuali[sz]ed|saar|p\.a\.|per[ \t\u00a0]annum))"
+    r"|(?P<quarter>q[/\u2215\u2044]q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter|per[ \t\u00a0]quarter)"
+    r"|(?P<month>m[/\u2215\u2044]m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month|per[ \t\u00a0]month)"
+    r"|(?P<annualised>annuali[sz]ed|saar|p\.a\.|per[ \t\u00a0]annum)"
+    r"|(?P<sequential>sequentially))"
     r"(?![\p{L}\p{N}/\u2215\u2044])"
     # "2.4% q/q saar", "0.6% q/q annualised": the quarter's change at an annual rate.
     r"(?:[ \t\u00a0]{1,2}(?P<at_annual_rate>annuali[sz]ed|saar)(?![\p{L}\p{N}]))?",
@@ -302,18 +305,53 @@ PERIOD_AFTER = regex.compile(
 )
 
 
-# ``PERIOD_AFTER`` for ASCII text, in the stdlib engine (which calls faster); and the letters
-# it can start with past the blanks (a unit word's or a period's): most numerals are followed by
-# none of them, and are settled without a pattern.
+# ``PERIOD_AFTER`` for ASCII text, in the stdlib engine (which calls faster); and what it can
+# start with past its blanks (a unit word's letter, a period's, a comma or a parenthesis): most
+# numerals are followed by none of them, and are settled without a pattern.
 _PERIOD_AFTER_ASCII = re.compile(PERIOD_AFTER.pattern.replace(r"\p{L}\p{N}", "A-Za-z0-9"), re.IGNORECASE | re.ASCII)
-_PERIOD_FIRST = frozenset("pbyqmasPBYQMAS\u017f(")  # and the long s, which the pattern folds to "s"
+_PERIOD_FIRST = frozenset("pbyqmasPBYQMAS\u017f(,")  # and the long s, which the pattern folds to "s"
+_PERIOD_BLANKS = " \t\u00a0\r\n"
 
 
 def period_after(after: str) -> str:
     """The period written right after a figure (``after`` is the text that follows it), or ``""``."""
-    if after.lstrip(_BLANKS)[:1] not in _PERIOD_FIRST:
+    if after.lstrip(_PERIOD_BLANKS)[:1] not in _PERIOD_FIRST:
         return ""
     return period_written((_PERIOD_AFTER_ASCII if after.isascii() else PERIOD_AFTER).match(after))
+
+
+# A period named before a figure in its clause, with no other figure between: "q/q growth in
+# retail sales was 9%", "grew at an annual rate of 0.6%". Read in sentences only: a card's
+# "quarterly growth" may be growth in the quarter over any period.
+_PERIOD_BEFORE = regex.compile(
+    r"(?<![\p{L}\p{N}])(?:(?P<year>y[/\u2215\u2044]y|yoy|y-o-y|year[ \t\u00a0-](?:on|over)[ \t\u00a0-]year)"
+    r"|(?P<quarter>q[/\u2215\u2044]q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter)"
+    r"|(?P<month>m[/\u2215\u2044]m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month)"
+    r"|(?P<annualised>annuali[sz]ed|saar|at[ \t\u00a0]an[ \t\u00a0]annual[ \t\u00a0]rate)"
+    r"|(?P<sequential>sequential(?:ly)?))(?![\p{L}\p{N}/])",
+    regex.IGNORECASE,
+)
+# Where the stretch a period before a figure may stand in starts: after the last other figure or
+# clause break.
+_LAST_BREAK = regex.compile(r"[\p{N}.;:!?\n\u2029][^\p{N}.;:!?\n\u2029]*$")
+_BEFORE_WINDOW = 64
+
+
+def period_before(text: str, start: int) -> str:
+    """The period named before the figure at ``start`` of ``text``, in its clause (see _PERIOD_BEFORE), or ``""``."""
+    window = text[max(0, start - _BEFORE_WINDOW) : start]
+    cut = _LAST_BREAK.search(window)
+    stretch = window[cut.start() + 1 :] if cut is not None else window
+    last = ""
+    for found in _PERIOD_BEFORE.finditer(stretch):
+        last = found.lastgroup or ""
+    return last
+
+
+def periods_meet(a: str, b: str) -> bool:
+    """Whether figures over periods ``a`` and ``b`` may be one: the same period, or none named, or
+    "sequentially" for a quarter's or a month's change (it is the one before, whichever it is)."""
+    return not a or not b or a == b or ("sequential" in (a, b) and ({a, b} - {"sequential"}) <= {"quarter", "month"})
 
 
 def period_written(found: re.Match[str] | regex.Match[str] | None) -> str:
@@ -576,7 +614,7 @@ def same_value(stated: Value, source: Value) -> bool:
     one.
     """
     a, b = stated, source
-    if a.period and b.period and a.period != b.period:
+    if a.period != b.period and not periods_meet(a.period, b.period):
         return False  # "9% q/q" is no "9% y/y"
     # A computed percentage stands only for a number written as one, and a computed ratio only
     # for a multiple ("7x", "7 times"): computed points, levels and multiples are no percentage.
