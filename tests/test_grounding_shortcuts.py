@@ -69,6 +69,7 @@ from qcgrade.grounding.values import (
     Value,
     numeral_form,
     period_after,
+    period_before,
     read_numeral,
     same_value,
     unit_after,
@@ -615,6 +616,38 @@ _PERIOD_PIECES += [",", "\n", "\r\n", "per quarter", "per month", " ,"]
 @example(" yoyo")
 def test_the_period_after_a_numeral_reads_as_the_pattern_reads_it(after: str) -> None:
     assert period_after(after) == _period_the_long_way(after)
+
+
+def _period_before_the_long_way(text: str, start: int) -> str:
+    """``period_before`` without the key test: the last period of the window, if nothing breaks after it."""
+    window = text[max(0, start - 64) : start]
+    found = list(_PERIOD_BEFORE.finditer(window))
+    if not found or regex.search(r"[\p{N}.;:!?\n\u2029]", window[found[-1].end() :]):
+        return ""
+    return found[-1].lastgroup or ""
+
+
+_BEFORE_PIECES = ["q/q", "Y/Y", "yoy", "QoQ", "mom", "y-o-y", "year on year", "quarter-over-quarter", "month on month"]
+_BEFORE_PIECES += ["annualised", "annualized", "saar", "\u017faar", "at an annual rate of", "sequential", "sequentially"]
+_BEFORE_PIECES += ["\u017fequential", "q\u2215q", " growth was ", " of ", "5", ".", ",", " ", "\n", "year", "aar", "growth"]
+
+
+@given(st.lists(st.sampled_from(_BEFORE_PIECES), max_size=6).map("".join))
+@example("\u017faar ")
+@example("\u017fequentially rose ")
+@example("yoy5 ")
+def test_the_period_before_a_figure_reads_as_the_pattern_reads_it(before: str) -> None:
+    text = before + "9%"
+    assert period_before(text, len(before)) == _period_before_the_long_way(text, len(before))
+
+
+def test_the_period_before_a_figure_reads_as_the_pattern_reads_it_on_the_corpus() -> None:
+    read = []
+    for text in _texts():
+        for numeral in parse_section(text).numerals:
+            read.append(period_before(text, numeral.start))
+            assert read[-1] == _period_before_the_long_way(text, numeral.start)
+    assert len(read) > 500
 
 
 def test_every_period_read_has_a_name_in_the_message() -> None:

@@ -331,21 +331,42 @@ _PERIOD_BEFORE = regex.compile(
     r"|(?P<sequential>sequential(?:ly)?))(?![\p{L}\p{N}/])",
     regex.IGNORECASE,
 )
-# Where the stretch a period before a figure may stand in starts: after the last other figure or
-# clause break.
-_LAST_BREAK = regex.compile(r"[\p{N}.;:!?\n\u2029][^\p{N}.;:!?\n\u2029]*$")
+# What ends the stretch a period before a figure is read in: another figure or a clause break.
+_FIGURE_OR_BREAK = regex.compile(r"[\p{N}.;:!?\n\u2029]")
 _BEFORE_WINDOW = 64
+# What every period _PERIOD_BEFORE reads holds, lowered (the long s folds to "s" in the pattern,
+# not in str.lower: "aar" and "equential" hold for it too): a window with none is read no further.
+_PERIOD_BEFORE_KEYS = (
+    "/",
+    "\u2215",
+    "\u2044",
+    "yoy",
+    "qoq",
+    "mom",
+    "-o-",
+    "year",
+    "quarter",
+    "month",
+    "annual",
+    "aar",
+    "equential",
+)
 
 
 def period_before(text: str, start: int) -> str:
-    """The period named before the figure at ``start`` of ``text``, in its clause (see _PERIOD_BEFORE), or ``""``."""
+    """The period named before the figure at ``start`` of ``text`` in its clause (see _PERIOD_BEFORE), or ``""``.
+
+    The last one in the few words before it, with no other figure or clause
+    break between.
+    """
     window = text[max(0, start - _BEFORE_WINDOW) : start]
-    cut = _LAST_BREAK.search(window)
-    stretch = window[cut.start() + 1 :] if cut is not None else window
-    last = ""
-    for found in _PERIOD_BEFORE.finditer(stretch):
-        last = found.lastgroup or ""
-    return last
+    lowered = window.lower()
+    if not any(key in lowered for key in _PERIOD_BEFORE_KEYS):
+        return ""
+    named = list(_PERIOD_BEFORE.finditer(window))
+    if not named or _FIGURE_OR_BREAK.search(window, named[-1].end()) is not None:
+        return ""
+    return named[-1].lastgroup or ""
 
 
 def periods_meet(a: str, b: str) -> bool:
