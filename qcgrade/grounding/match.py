@@ -60,6 +60,7 @@ from .values import (
     clause_values,
     derived_values,
     metric_values,
+    multiples_as_percents,
     numeral_form,
     period_after,
     period_before,
@@ -385,6 +386,7 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     numerals = tuple(m.group() for text in (card.claim, card.quote) for m in NUMERAL.finditer(text))
     derived = derived_values(values)
     derived.extend(middle for text in (card.claim, card.quote) for middle in range_midpoints(text))
+    derived.extend(multiples_as_percents(values))
     for found_here in found:
         direction = found_here.direction
         if direction.axis == SIZE and not direction.negated and not direction.comparison:

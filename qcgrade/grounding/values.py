@@ -766,6 +766,8 @@ def clause_values(values: tuple[Value, ...], way: int) -> list[Value]:
         change = changes[0]
         factor = 1 + way * change.mantissa / 100
         if factor > 0:
+            # The change as a growth multiple: "grew 31%" is 1.31x the earlier level.
+            out.append(Value(factor, change.half / 100, 0, "multiple", derived=True))
             for level in levels:
                 before = level.mantissa / factor
                 half = before * change.half / 100 / factor
@@ -778,6 +780,21 @@ def clause_values(values: tuple[Value, ...], way: int) -> list[Value]:
             out.extend(_ratios(x, y))
             if way < 0 and x.unit == y.unit and x.scale == y.scale:
                 out.append(_change_in_percent(x, y, rise=False))
+    return out
+
+
+def multiples_as_percents(values: Iterable[Value]) -> list[Value]:
+    """Each stated multiple as a percentage of the base and as a change from it.
+
+    "expanded to 1.4x its starting ARR" is 140% of it, and up 40%.
+    """
+    out: list[Value] = []
+    for value in values:
+        if value.unit == "multiple" and not value.derived and value.mantissa > 1:
+            level = value.mantissa * 100
+            half = value.half * 100
+            out.append(Value(level, half, 0, "percent", derived=True))
+            out.append(Value(level - 100, half, 0, "percent", derived=True))
     return out
 
 
