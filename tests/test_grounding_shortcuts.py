@@ -59,7 +59,9 @@ from qcgrade.grounding.match import (
     value_misses,
 )
 from qcgrade.grounding.values import (
+    _AFTER_A_FIGURE,
     _BLANKS,
+    _FIGURE_OR_BREAK,
     _FOLLOWING,
     _PERIOD_BEFORE,
     _SCALES,
@@ -622,14 +624,21 @@ def _period_before_the_long_way(text: str, start: int) -> str:
     """``period_before`` without the key test: the last period of the window, if nothing breaks after it."""
     window = text[max(0, start - 64) : start]
     found = list(_PERIOD_BEFORE.finditer(window))
-    if not found or regex.search(r"[\p{N}.;:!?\n\u2029]", window[found[-1].end() :]):
+    if not found:
         return ""
-    return found[-1].lastgroup or ""
+    last = found[-1]
+    after = window[last.end() :]
+    if regex.fullmatch(r"(?:.*[.;:!?\n\u2029])?[ \t\u00a0]*", window[: last.start()], regex.DOTALL):
+        after = regex.sub(r"^[ \t\u00a0]*,", "", after)  # a period opening its sentence, set off by a comma
+    if _FIGURE_OR_BREAK.search(after) or _AFTER_A_FIGURE.search(window[: last.start()]):
+        return ""
+    return last.lastgroup or ""
 
 
 _BEFORE_PIECES = ["q/q", "Y/Y", "yoy", "QoQ", "mom", "y-o-y", "year on year", "quarter-over-quarter", "month on month"]
 _BEFORE_PIECES += ["annualised", "annualized", "saar", "\u017faar", "at an annual rate of", "sequential", "sequentially"]
 _BEFORE_PIECES += ["\u017fequential", "q\u2215q", " growth was ", " of ", "5", ".", ",", " ", "\n", "year", "aar", "growth"]
+_BEFORE_PIECES += [" and ", " but ", "(", ")", " - ", "\u2013", "9%", "0.6% ", "Sequentially, ", "QoQ, ", " basis"]
 
 
 @given(st.lists(st.sampled_from(_BEFORE_PIECES), max_size=6).map("".join))

@@ -386,7 +386,7 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     numerals = tuple(m.group() for text in (card.claim, card.quote) for m in NUMERAL.finditer(text))
     derived = derived_values(values)
     derived.extend(middle for text in (card.claim, card.quote) for middle in range_midpoints(text))
-    derived.extend(multiples_as_percents(values))
+    derived.extend(value for text in (card.claim, card.quote) for value in multiples_as_percents(text))
     for found_here in found:
         direction = found_here.direction
         if direction.axis == SIZE and not direction.negated and not direction.comparison:

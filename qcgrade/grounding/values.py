@@ -328,11 +328,25 @@ _PERIOD_BEFORE = regex.compile(
     r"|(?P<quarter>q[/\u2215\u2044]q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter)"
     r"|(?P<month>m[/\u2215\u2044]m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month)"
     r"|(?P<annualised>annuali[sz]ed|saar|at[ \t\u00a0]an[ \t\u00a0]annual[ \t\u00a0]rate)"
-    r"|(?P<sequential>sequential(?:ly)?))(?![\p{L}\p{N}/])",
+    r"|(?P<sequential>sequentially|sequential(?=[ \t\u00a0]+(?:growth|gains?|rise|increase|decline|drop|fall|change|basis)\b)))"
+    r"(?![\p{L}\p{N}/])",
     regex.IGNORECASE,
 )
-# What ends the stretch a period before a figure is read in: another figure or a clause break.
-_FIGURE_OR_BREAK = regex.compile(r"[\p{N}.;:!?\n\u2029]")
+# What ends the stretch a period before a figure is read in: another figure, a clause break, a
+# comma, a parenthesis or a dash, or a joining word ("Month-on-month volatility aside, CPI was 3.1%").
+_FIGURE_OR_BREAK = regex.compile(
+    r"[\p{N}.;:!?\n\u2029,()\u2013\u2014]|\s-\s|(?<![\p{L}])(?:and|but|while|whereas|although|though)(?![\p{L}])",
+    regex.IGNORECASE,
+)
+# A period written right after a figure ("the quarter's 0.6% q/q growth is 2.4%") is that
+# figure's: it is not read again for the next.
+_AFTER_A_FIGURE = regex.compile(
+    r"\p{N}[%\u2030]?[ \t\u00a0]{0,2}(?:pp|bps?|points?|pts|per[ \t\u00a0-]?cent)?[ \t\u00a0]{0,2}\(?$"
+)
+# A period that opens its sentence (only blanks before it since a sentence break or the window's
+# start), and the comma that may set it off.
+_OPENS_ITS_SENTENCE = regex.compile(r"(?:^|[.;:!?\n\u2029])[ \t\u00a0]*$")
+_COMMA_AFTER = regex.compile(r"[ \t\u00a0]*,")
 _BEFORE_WINDOW = 64
 # What every period _PERIOD_BEFORE reads holds, lowered (the long s folds to "s" in the pattern,
 # not in str.lower: "aar" and "equential" hold for it too): a window with none is read no further.
@@ -356,17 +370,29 @@ _PERIOD_BEFORE_KEYS = (
 def period_before(text: str, start: int) -> str:
     """The period named before the figure at ``start`` of ``text`` in its clause (see _PERIOD_BEFORE), or ``""``.
 
-    The last one in the few words before it, with no other figure or clause
-    break between.
+    The last one in the few words before it, with no other figure, clause
+    break, comma, parenthesis, dash or joining word between (but the comma
+    after a period that opens the sentence: "QoQ, loans grew 6%"), and not
+    itself written right after another figure.
     """
     window = text[max(0, start - _BEFORE_WINDOW) : start]
     lowered = window.lower()
     if not any(key in lowered for key in _PERIOD_BEFORE_KEYS):
         return ""
     named = list(_PERIOD_BEFORE.finditer(window))
-    if not named or _FIGURE_OR_BREAK.search(window, named[-1].end()) is not None:
+    if not named:
         return ""
-    return named[-1].lastgroup or ""
+    last = named[-1]
+    stretch_from = last.end()
+    if _OPENS_ITS_SENTENCE.search(window, 0, last.start()) is not None:
+        # "QoQ, loans grew 6%", "Sequentially, RPKs rose 8.1%": set off by a comma, it opens the sentence.
+        comma = _COMMA_AFTER.match(window, last.end())
+        stretch_from = comma.end() if comma is not None else stretch_from
+    if _FIGURE_OR_BREAK.search(window, stretch_from) is not None:
+        return ""
+    if _AFTER_A_FIGURE.search(window, 0, last.start()) is not None:
+        return ""
+    return last.lastgroup or ""
 
 
 def periods_meet(a: str, b: str) -> bool:
@@ -783,14 +809,18 @@ def clause_values(values: tuple[Value, ...], way: int) -> list[Value]:
     return out
 
 
-def multiples_as_percents(values: Iterable[Value]) -> list[Value]:
-    """Each stated multiple as a percentage of the base and as a change from it.
+def multiples_as_percents(text: str) -> list[Value]:
+    """Each multiple ``text`` writes in figures, as a percentage of the base and as a change from it.
 
-    "expanded to 1.4x its starting ARR" is 140% of it, and up 40%.
+    "expanded to 1.4x its starting ARR" is 140% of it, and up 40%. Not a
+    multiplying word: "doubled" says up 100% itself, and "rose 200%" for it
+    is a misstatement.
     """
     out: list[Value] = []
-    for value in values:
-        if value.unit == "multiple" and not value.derived and value.mantissa > 1:
+    for match in NUMERAL.finditer(text):  # read once per slice: no shortcut needed
+        start, end = match.span()
+        value = read_numeral(match.group(), text[max(0, start - 4) : start], text[end : end + 32])
+        if value is not None and value.unit == "multiple" and value.mantissa > 1:
             level = value.mantissa * 100
             half = value.half * 100
             out.append(Value(level, half, 0, "percent", derived=True))
