@@ -733,14 +733,16 @@ def derived_values(values: list[Value], limit: int = 24) -> list[Value]:
     return out
 
 
-# A range a card writes: "5-7%", "5\u20137%", "$1.2-1.5bn", "between 5% and 7%". The second end
-# carries the unit and scale of both (a writer puts them once). Not "5% to 7%": "from 5% to 7%"
+# A range a card writes: "5-7%", "5\u20137%", "$1.2-1.5bn", "$1.2bn-$1.5bn", "-2-4%", "between 5%
+# and 7%". The second end carries the unit and scale of both (a writer may put them once). Not "5% to 7%": "from 5% to 7%"
 # is a move, and its midpoint no figure.
 _RANGE_END = r"\p{Sc}?[0-9][0-9,]*(?:\.[0-9]+)?"
 _RANGE = regex.compile(
-    r"(?<![\p{L}\p{N}.,/])(?:between\s{1,3}(?P<low>" + _RANGE_END + r")(?P<low_pct>%?)\s{1,3}and\s{1,3}"
-    r"|(?P<low2>" + _RANGE_END + r")(?P<low_pct2>%?)[ \u00a0]?[\-\u2013\u2014][ \u00a0]?)"
-    r"(?P<high>" + _RANGE_END + r"%?)(?![\p{N}/\-])"
+    r"(?<![\p{L}\p{N}.,/])(?P<sign>[\-\u2212]?)"
+    r"(?:between\s{1,3}(?P<low>" + _RANGE_END + r")(?P<low_tail>%|bn|mn|[mbk])?\s{1,3}and\s{1,3}"
+    r"|(?P<low2>" + _RANGE_END + r")(?P<low_tail2>%|bn|mn|[mbk])?[ \u00a0]?[\-\u2013\u2014][ \u00a0]?)"
+    r"(?P<high>" + _RANGE_END + r"%?)(?![\p{N}/\-])",
+    regex.IGNORECASE,
 )
 
 
@@ -754,16 +756,28 @@ def range_midpoints(text: str) -> list[Value]:
     found: list[Value] = []
     for written in _RANGE.finditer(text):
         high = read_numeral(written.group("high"), "", text[written.end() : written.end() + 32])
-        low_pct = written.group("low_pct") or written.group("low_pct2") or ""
-        low = read_numeral((written.group("low") or written.group("low2")) + low_pct)
+        low_tail = written.group("low_tail") or written.group("low_tail2") or ""
+        low = read_numeral((written.group("low") or written.group("low2")) + low_tail)
         if high is None or low is None or (low.unit != "plain" and low.unit != high.unit):
             continue
-        if high.unit == "plain" and low_pct:
-            continue  # "5%-7" is no range of one unit
-        if low.mantissa >= high.mantissa or (_is_year_number(low.mantissa) and _is_year_number(high.mantissa)):
+        if (high.unit == "plain" and low.unit != "plain") or (low.scale and low.scale != high.scale):
+            continue  # "5%-7", "$1.2bn-1.5m": no range of one unit and scale
+        low_end = -low.mantissa if written.group("sign") else low.mantissa  # "-2-4%": from -2% to 4%
+        if low_end >= high.mantissa or (_is_year_number(low_end) and _is_year_number(high.mantissa)):
             continue  # a score ("3-1") or a span of years ("2019-2023"): no amount between
-        middle = (low.mantissa + high.mantissa) / 2
-        found.append(Value(middle, min(low.half, high.half), high.scale, high.unit, currency=high.currency, derived=True))
+        middle = (low_end + high.mantissa) / 2
+        found.append(
+            Value(
+                abs(middle),
+                min(low.half, high.half),
+                high.scale,
+                high.unit,
+                negative=middle < 0,
+                currency=high.currency,
+                derived=True,
+                period=high.period,  # "5-7% y/y": its midpoint over a year too
+            )
+        )
     return found
 
 
