@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
@@ -406,6 +406,15 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     return CardFacts(card, tuple(values), tuple(derived), tuple(found), numerals, bool(dates), dates)
 
 
+def _periods_by_key(values: Iterable[Value]) -> dict[tuple[Decimal, int, str], set[str]]:
+    """The periods each figure (mantissa, scale, unit) among ``values`` is written over, where one is."""
+    periods: dict[tuple[Decimal, int, str], set[str]] = {}
+    for value in values:
+        if value.period:
+            periods.setdefault((value.mantissa, value.scale, value.unit), set()).add(value.period)
+    return periods
+
+
 def _over_periods(values: list[Value]) -> list[Value]:
     """A card's values, each figure written once with a period and once without given that period.
 
@@ -413,10 +422,7 @@ def _over_periods(values: list[Value]) -> list[Value]:
     "(+30%)" are the same 30%, over a year. A figure written over two
     periods on one card is left as written.
     """
-    periods: dict[tuple[object, int, str], set[str]] = {}
-    for value in values:
-        if value.period:
-            periods.setdefault((value.mantissa, value.scale, value.unit), set()).add(value.period)
+    periods = _periods_by_key(values)
     if not periods:
         return values
     over: list[Value] = []
@@ -978,11 +984,7 @@ def _sources(facts: SliceFacts, cards: tuple[str, ...], tags: tuple[str, ...]) -
         texts.update((str(value.mantissa), f"{value.mantissa}%"))
     fixed, free = verbatim_forms(sorted(texts), exact)
     # The other stated values, by key: each over the periods written ("9% y/y" where no 9% has none).
-    over: dict[tuple[Decimal, int, str], set[str]] = {}
-    for value in stated:
-        key = (value.mantissa, value.scale, value.unit)
-        if value.period and key not in exact:
-            over.setdefault(key, set()).add(value.period)
+    over = _periods_by_key(v for v in stated if (v.mantissa, v.scale, v.unit) not in exact)
     periodic = {key: frozenset(periods) for key, periods in over.items()}
     return Sources(tuple(stated), tuple(derived), exact, fixed, free, periodic, _fixed_over(sorted(texts), periodic))
 

@@ -575,18 +575,24 @@ def verbatim_forms(texts: Iterable[str], exact: Set[Key]) -> tuple[frozenset[str
     return frozenset(fixed), free
 
 
-def read_values(text: str) -> list[Value]:
-    """Every value a card's text or a metric states, spelled small numbers included.
-
-    Uses the grader's own numeral pattern, so identifiers (``FY25``, ``Q3``)
-    are no more values here than they are numerals to tier 1.
-    """
+def figures(text: str) -> list[Value]:
+    """The values ``text`` writes in figures (its numerals, by the grader's own pattern), in order."""
     values: list[Value] = []
     for match in NUMERAL.finditer(text):
         start, end = match.span()
         value = read_numeral(match.group(), text[max(0, start - 4) : start], text[end : end + 32])
         if value is not None:
             values.append(value)
+    return values
+
+
+def read_values(text: str) -> list[Value]:
+    """Every value a card's text or a metric states, spelled small numbers included.
+
+    Uses the grader's own numeral pattern, so identifiers (``FY25``, ``Q3``)
+    are no more values here than they are numerals to tier 1.
+    """
+    values = figures(text)
     if any(ch.isalpha() for ch in text):
         values.extend(_worded_values(text))
         for word in _SPELLED_WORD.finditer(text):
@@ -831,10 +837,8 @@ def multiples_as_percents(text: str) -> list[Value]:
     is a misstatement.
     """
     out: list[Value] = []
-    for match in NUMERAL.finditer(text):  # read once per slice: no shortcut needed
-        start, end = match.span()
-        value = read_numeral(match.group(), text[max(0, start - 4) : start], text[end : end + 32])
-        if value is not None and value.unit == "multiple" and value.mantissa > 1:
+    for value in figures(text):
+        if value.unit == "multiple" and value.mantissa > 1:
             level = value.mantissa * 100
             half = value.half * 100
             out.append(Value(level, half, 0, "percent", derived=True))
