@@ -1,4 +1,4 @@
-"""The runner both grounding case files share (reader_view.toml, redteam8.toml).
+"""The runner the grounding case files share (reader_view.toml, redteam8.toml, redteam9.toml, redteam10.toml).
 
 A case is a section text and its slice (`slice`, a fixture, or `slice_json`),
 what a reader of the rendered text sees (`reader`), and why (`why`). A false
@@ -54,8 +54,10 @@ def assert_well_formed(cases: list[dict]) -> None:
         evidence(case)
 
 
-def params(path: Path) -> list[object]:
+def params(path: Path, prefix: str = "") -> list[object]:
     """Every case of a case file, one pytest parameter each; a case grounding gets wrong today is a strict xfail.
+
+    ``prefix`` starts each case's id (its name), for runners that read several files.
 
     Only a wrong verdict (an AssertionError) is the expected failure: a crash fails the test.
     """
@@ -63,7 +65,7 @@ def params(path: Path) -> list[object]:
     return [
         pytest.param(
             case,
-            id=case["name"],
+            id=prefix + case["name"],
             marks=[pytest.mark.xfail(strict=True, raises=AssertionError, reason=case["known"])] if "known" in case else [],
         )
         for case in cases
