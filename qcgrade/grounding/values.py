@@ -289,18 +289,23 @@ def _following(after: str) -> tuple[int, str]:
 
 # The period a change is written over, right after its figure and unit ("9% y/y", "14 bp q/q",
 # "0.4% m/m", "2.4% annualised"): the same digits over another period are another figure.
+# The ways of writing each period, after a figure and before it alike (a slash may be a look-alike).
+_YEAR_ON_YEAR = r"y[/\u2215\u2044]y|yoy|y-o-y|year[ \t\u00a0-](?:on|over)[ \t\u00a0-]year"
+_QUARTER_ON_QUARTER = r"q[/\u2215\u2044]q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter"
+_MONTH_ON_MONTH = r"m[/\u2215\u2044]m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month"
+_ANNUALISED = r"annuali[sz]ed|saar"
 PERIOD_AFTER = regex.compile(
     r"[ \t\u00a0\r\n]{0,3}"
     r"(?:(?:per[ \t\u00a0-]?cent|pct|pp|ppts?|points?|pts|bps?|basis[ \t\u00a0]+points?)[ \t\u00a0\r\n]{1,3})?"
     r"(?:,[ \t\u00a0\r\n]{1,3})?\(?"
-    r"(?:(?P<year>y[/\u2215\u2044]y|yoy|y-o-y|year[ \t\u00a0-](?:on|over)[ \t\u00a0-]year)"
-    r"|(?P<quarter>q[/\u2215\u2044]q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter|per[ \t\u00a0]quarter)"
-    r"|(?P<month>m[/\u2215\u2044]m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month|per[ \t\u00a0]month)"
-    r"|(?P<annualised>annuali[sz]ed|saar|p\.a\.|per[ \t\u00a0]annum)"
+    r"(?:(?P<year>" + _YEAR_ON_YEAR + r")"
+    r"|(?P<quarter>" + _QUARTER_ON_QUARTER + r"|per[ \t\u00a0]quarter)"
+    r"|(?P<month>" + _MONTH_ON_MONTH + r"|per[ \t\u00a0]month)"
+    r"|(?P<annualised>" + _ANNUALISED + r"|p\.a\.|per[ \t\u00a0]annum)"
     r"|(?P<sequential>sequentially))"
     r"(?![\p{L}\p{N}/\u2215\u2044])"
     # "2.4% q/q saar", "0.6% q/q annualised": the quarter's change at an annual rate.
-    r"(?:[ \t\u00a0]{1,2}(?P<at_annual_rate>annuali[sz]ed|saar)(?![\p{L}\p{N}]))?",
+    r"(?:[ \t\u00a0]{1,2}(?P<at_annual_rate>" + _ANNUALISED + r")(?![\p{L}\p{N}]))?",
     regex.IGNORECASE,
 )
 
@@ -324,10 +329,10 @@ def period_after(after: str) -> str:
 # retail sales was 9%", "grew at an annual rate of 0.6%". Read in sentences only: a card's
 # "quarterly growth" may be growth in the quarter over any period.
 _PERIOD_BEFORE = regex.compile(
-    r"(?<![\p{L}\p{N}])(?:(?P<year>y[/\u2215\u2044]y|yoy|y-o-y|year[ \t\u00a0-](?:on|over)[ \t\u00a0-]year)"
-    r"|(?P<quarter>q[/\u2215\u2044]q|qoq|q-o-q|quarter[ \t\u00a0-](?:on|over)[ \t\u00a0-]quarter)"
-    r"|(?P<month>m[/\u2215\u2044]m|mom|m-o-m|month[ \t\u00a0-](?:on|over)[ \t\u00a0-]month)"
-    r"|(?P<annualised>annuali[sz]ed|saar|at[ \t\u00a0]an[ \t\u00a0]annual[ \t\u00a0]rate)"
+    r"(?<![\p{L}\p{N}])(?:(?P<year>" + _YEAR_ON_YEAR + r")"
+    r"|(?P<quarter>" + _QUARTER_ON_QUARTER + r")"
+    r"|(?P<month>" + _MONTH_ON_MONTH + r")"
+    r"|(?P<annualised>" + _ANNUALISED + r"|at[ \t\u00a0]an[ \t\u00a0]annual[ \t\u00a0]rate)"
     r"|(?P<sequential>sequentially|sequential(?=[ \t\u00a0]+(?:growth|gains?|rise|increase|decline|drop|fall|change|basis)\b)))"
     r"(?![\p{L}\p{N}/])",
     regex.IGNORECASE,
