@@ -26,6 +26,9 @@ class Finding:
     end_line: int
     end_column: int
     related: str | None = None
+    #: The rule that fired: a reading rule of docs/reading-rules.md ("numeral.lookalike") or the check's own
+    #: decision ("value.not_stated"); the check name stays the stable identifier.
+    rule: str | None = None
 
     def sort_key(self) -> tuple[int, int, str, str]:
         return (self.start, self.end, self.check, self.message)
@@ -43,6 +46,8 @@ class Finding:
         }
         if self.related is not None:
             out["related"] = self.related
+        if self.rule is not None:
+            out["rule"] = self.rule
         return out
 
 

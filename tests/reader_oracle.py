@@ -15,11 +15,11 @@ import regex
 from markdown_it import MarkdownIt
 
 from qcgrade.reading.document import CELL_BREAK
-from qcgrade.reading.lexicon import NUMERAL, find_markers, link_citations
-from qcgrade.reading.names import heading_number, is_name
-from qcgrade.reading.numerals import QUANTITY_START
+from qcgrade.reading.lexicon import find_markers, link_citations, quantity_start
 from qcgrade.reading.projection import fold
+from qcgrade.reading.rules.numerals import read_numerals
 from qcgrade.reading.sentences import quoted_spans
+from qcgrade.reading.structure import heading_number
 
 RENDERER = MarkdownIt("commonmark").enable("table")
 # What opens a tag in HTML's tokenizer: "<" then a letter, "/", "!" or "?".
@@ -92,9 +92,9 @@ class VisibleText(HTMLParser):
         if drawn >= 1000:
             read = True
         elif start in (0, 1):
-            read = drawn > 1 and bool(QUANTITY_START.match(text)) and bool(_LOWER.match(text))
+            read = drawn > 1 and bool(quantity_start().match(text)) and bool(_LOWER.match(text))
         else:
-            read = bool(QUANTITY_START.match(text) or _LOWER.match(text))
+            read = bool(quantity_start().match(text) or _LOWER.match(text))
         if read:
             self.drawn.append(str(drawn))
 
@@ -217,7 +217,7 @@ def read_blocks(parser: VisibleText) -> tuple[Counter, Counter]:
         for s, e in masks:
             chars[s:e] = " " * (e - s)
         scan = "".join(chars)
-        numerals.update(m.group() for m in NUMERAL.finditer(scan) if not (m.end() - m.start() <= 4 and is_name(scan, *m.span())))
+        numerals.update(scan[start:end] for start, end in read_numerals(scan))
     return markers, numerals
 
 

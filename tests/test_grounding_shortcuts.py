@@ -77,8 +77,6 @@ from qcgrade.grounding.values import (
     unit_after,
 )
 from qcgrade.injectors import inject
-from qcgrade.reading.names import _CATEGORY_ENDINGS, _PERIOD_NUMERAL, _PERIOD_NUMERALS, _WORD_THEN_SPACE, CATEGORY_WORDS
-from qcgrade.reading.numerals import _may_show_lookalikes_the_long_way, may_show_lookalikes
 from qcgrade.reading.projection import fold_letters
 from qcgrade.reading.section import Section, parse_section
 
@@ -171,33 +169,6 @@ def test_direction_reader_gives_what_the_pattern_gives() -> None:
             assert reader.directions(start, stop) == expected, (text[start:stop], start, stop)
             found += len(expected)
     assert found > 1000
-
-
-def _lookalike_texts() -> list[str]:
-    """Texts dense in what the look-alike test looks at: runs of digits and look-alikes, triggers, scripts."""
-    rng = random.Random(11)
-    pieces = [
-        *"0123456789.,%$€£¥ IlOoSZBxa_-(\u2030\u066a\ufe6a\u0609\u0417\u041e\u0456\u03bf\u00e9\u4e00",
-        "\U0001d40e",
-        "\U0001e2ff",  # an astral currency sign
-        " per cent",
-        " pct",
-        " percent",
-        "\u00a0",
-        "1,200",
-        "e.g.",
-        "U.S.",
-    ]
-    texts = [rng.choice(("", " ")).join(rng.choice(pieces) for _ in range(rng.randint(1, 24))) for _ in range(6000)]
-    corpus = [*FIXTURES, *sorted((ROOT / "tests" / "corpora").rglob("*.md")), *sorted((ROOT / "tests").rglob("*.toml"))]
-    return texts + [p.read_text(encoding="utf-8") for p in corpus]
-
-
-def test_lookalike_shortcut_gives_the_long_way() -> None:
-    texts = _lookalike_texts()
-    answers = [may_show_lookalikes(t) for t in texts]
-    assert answers == [_may_show_lookalikes_the_long_way(t) for t in texts]
-    assert any(answers) and not all(answers)  # both answers are exercised
 
 
 def test_negation_window_shortcut_gives_the_search() -> None:
@@ -445,25 +416,6 @@ def test_first_words_say_what_the_pattern_says_there() -> None:
     assert "gains" in first_words_saying(frozenset({(OUTCOME, UP, False)}))
     assert "gains" not in first_words_saying(frozenset({(OUTCOME, DOWN, False), (SIZE, DOWN, False)}))
     assert len(seen) > 60
-
-
-def test_name_tests_take_their_patterns_cheap_first_steps() -> None:
-    """The set lookup and the word-ending test of ``is_name`` pass whatever the patterns would."""
-    pool = ["1", "2", "3", "4", "5", "Q", "H", "q", "\uff11", "\u0661", "x", ""]
-    shapes = {a + b for a in pool for b in pool} | {a + b + c for a in pool for b in pool for c in pool}
-    assert {s for s in shapes if _PERIOD_NUMERAL.fullmatch(s)} == {s for s in shapes if s in _PERIOD_NUMERALS}
-    rng = random.Random(9)
-    words = [*sorted(CATEGORY_WORDS), "Scopes", "scope", "Tiers", "XTier", "Éphase", "\u00c9tage", "a", "-", "\u0301"]
-    found = 0
-    for _ in range(20000):
-        before = "".join(rng.choice(words) + rng.choice(("", " ")) for _ in range(rng.randint(1, 3)))
-        before += rng.choice((" ", "\u00a0", "\u2029", "\t"))
-        before = before[-16:]
-        word = _WORD_THEN_SPACE.search(before)
-        if word is not None and word.group(1) in CATEGORY_WORDS:
-            found += 1
-            assert before[:-1].endswith(_CATEGORY_ENDINGS), before
-    assert found > 1000
 
 
 # --- value_mismatch: numerals settled without reading them -----------------------------------

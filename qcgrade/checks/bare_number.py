@@ -58,7 +58,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
         if numeral.sentence in headers and section.is_column_label(numeral):
             continue
         message = f"number {numeral.text!r} has no valid citation or registered metric tag in its sentence"
-        yield section.finding(NAME, numeral.start, numeral.end, message)
+        yield section.finding(NAME, numeral.start, numeral.end, message, rule=numeral.rule)
 
 
 CHECK = Check(NAME, 1, run, __doc__ or "")

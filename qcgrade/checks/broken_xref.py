@@ -42,7 +42,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
             if not numbered and NUMBERED_SECTION.fullmatch(marker.id):
                 continue
             message = f"cross-reference §{marker.id} is not an allowed section of slice {evidence.section!r}"
-            yield section.finding(NAME, marker.start, marker.end, message, marker.id)
+            yield section.finding(NAME, marker.start, marker.end, message, marker.id, "marker.xref")
 
 
 CHECK = Check(NAME, 1, run, __doc__ or "")

@@ -42,7 +42,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
     cited = {m.id for m in section.citations if m.vouches and m.id in cards}
     if len(cited) < floor:
         message = f"section cites {len(cited)} distinct card(s) of {len(cards)}; the floor is {floor}"
-        yield section.finding(NAME, 0, 0, message)
+        yield section.finding(NAME, 0, 0, message, rule="coverage.floor")
 
 
 CHECK = Check(NAME, 2, run, __doc__ or "")

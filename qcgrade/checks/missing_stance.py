@@ -39,7 +39,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
     if missing:
         which = " and ".join(missing)
         message = f"slice {evidence.section!r} has bull and bear cards but the section cites no {which} card"
-        yield section.finding(NAME, 0, 0, message)
+        yield section.finding(NAME, 0, 0, message, rule="stance.both_sides")
 
 
 CHECK = Check(NAME, 2, run, __doc__ or "")

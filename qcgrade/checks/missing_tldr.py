@@ -41,12 +41,13 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
     if wanted <= 0:
         return
     if not section.tldrs:
-        yield section.finding(NAME, 0, 0, f"no TL;DR found; slice {evidence.section!r} asks for {wanted} bullet(s)")
+        message = f"no TL;DR found; slice {evidence.section!r} asks for {wanted} bullet(s)"
+        yield section.finding(NAME, 0, 0, message, rule="tldr.missing")
         return
     best = max(section.tldrs, key=lambda t: (t.bullets, -t.start))
     if best.bullets < wanted:
         message = f"TL;DR has {best.bullets} non-empty bullet(s); slice {evidence.section!r} asks for {wanted}"
-        yield section.finding(NAME, best.start, best.end, message)
+        yield section.finding(NAME, best.start, best.end, message, rule=f"tldr.{best.form}")
 
 
 CHECK = Check(NAME, 1, run, __doc__ or "")

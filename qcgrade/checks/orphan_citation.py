@@ -37,7 +37,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
     for marker in section.citations:
         if marker.id not in cards:
             message = f"citation [{marker.id}] names no card of slice {evidence.section!r}"
-            yield section.finding(NAME, marker.start, marker.end, message, marker.id)
+            yield section.finding(NAME, marker.start, marker.end, message, marker.id, "marker.citation")
 
 
 CHECK = Check(NAME, 1, run, __doc__ or "")

@@ -48,7 +48,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
         said = miss.card_direction.direction.word
         word = miss.direction.word
         message = f'{word!r} contradicts {miss.card}, which says {said!r}: "{clause}"'
-        yield section.finding(NAME, miss.direction.start, miss.direction.end, message, miss.card)
+        yield section.finding(NAME, miss.direction.start, miss.direction.end, message, miss.card, "polarity.contradicted")
 
 
 CHECK = Check(NAME, 3, run, __doc__ or "")

@@ -227,9 +227,10 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
     annotated.update(m.sentence for m in section.metric_tags if m.vouches and m.id in tags)
     for match, start, end, _sentence in section.find_visible(FINDER, annotated):
         phrase = match.group()
-        if _is_quantity(match.lastgroup or "phrase", phrase, match.string, match.start(), match.end()):
+        kind = match.lastgroup or "phrase"
+        if _is_quantity(kind, phrase, match.string, match.start(), match.end()):
             message = f"spelled-out quantity {phrase!r} has no valid citation or registered metric tag in its sentence"
-            yield section.finding(NAME, start, end, message)
+            yield section.finding(NAME, start, end, message, rule=f"spelled.{kind}")
 
 
 CHECK = Check(NAME, 2, run, __doc__ or "")

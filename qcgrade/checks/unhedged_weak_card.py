@@ -53,7 +53,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
         sentence = section.sentences[marker.sentence]
         if hedges.search(sentence.text) is None:
             message = f"sentence cites weak card [{marker.id}] without a hedge word"
-            yield section.finding(NAME, marker.start, marker.end, message, marker.id)
+            yield section.finding(NAME, marker.start, marker.end, message, marker.id, "hedge.weak_card")
 
 
 CHECK = Check(NAME, 2, run, __doc__ or "")

@@ -32,7 +32,7 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
     for marker in section.metric_tags:
         if marker.id not in tags:
             message = f"metric tag {{{marker.id}}} is not registered in slice {evidence.section!r}"
-            yield section.finding(NAME, marker.start, marker.end, message, marker.id)
+            yield section.finding(NAME, marker.start, marker.end, message, marker.id, "marker.metric")
 
 
 CHECK = Check(NAME, 1, run, __doc__ or "")

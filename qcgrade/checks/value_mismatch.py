@@ -56,7 +56,9 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
             where = f"in {', '.join(miss.cards)}"
         else:
             where = f"the value of {', '.join('{' + t + '}' for t in cited.tags)}"
+        rule = "value.not_stated"
         if miss.date is not None and miss.whole_date:
+            rule = "value.date_not_stated"
             # A day the cited cards, which date things, do not write: the date is the miss.
             start, end = miss.date.start, miss.date.end
             message = f"the date {section.text[start:end]} is not {where}"
@@ -64,19 +66,22 @@ def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator
             # The year of a numeric date (of a dotted one, one numeral: "31.12.2025"): name both.
             date, year = miss.date, section.text[miss.date.year_start : miss.date.year_end]
             message = f"the year {year} of {section.text[date.start : date.end]} is not {where}"
+            rule = "value.date_not_stated"
         elif miss.table_scale is not None:
             # "412" under "($bn)": say in what the table writes it.
             message = f"{miss.numeral.text} ({_IN[miss.table_scale]}, as its table says) is not {where}"
+            rule = "value.table_scale"
         elif miss.period_end is not None:
             # "9% q/q" where the card says "9% y/y": the span takes in the period, and the message names it.
             end = miss.period_end
             message = f"{miss.numeral.text} {_PERIODS[miss.value.period]} is not {where}"
+            rule = "value.period"
         else:
             message = f"{miss.numeral.text} is not {where}"
         if miss.elsewhere is not None:
             message += f"; it appears in {miss.elsewhere}"
         related = miss.cards[0] if miss.cards else cited.tags[0]
-        yield section.finding(NAME, start, end, message, related)
+        yield section.finding(NAME, start, end, message, related, rule)
 
 
 CHECK = Check(NAME, 3, run, __doc__ or "")

@@ -29,8 +29,8 @@ import regex
 
 from ..evidence import Card, EvidenceSlice
 from ..reading.document import CELL_BREAK
-from ..reading.lexicon import NUMERAL
 from ..reading.projection import fold_letters
+from ..reading.rules.numerals import read_numerals
 from ..reading.section import Marker, Numeral, Section
 from .dates import NumericDate, WrittenDay, numeric_date
 from .directions import (
@@ -383,7 +383,7 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
     values = _over_periods(values)
     for tag in card.metric_refs:
         values.extend(metrics.get(tag, ()))
-    numerals = tuple(m.group() for text in (card.claim, card.quote) for m in NUMERAL.finditer(text))
+    numerals = tuple(text[a:b] for text in (card.claim, card.quote) for a, b in read_numerals(text))
     derived = derived_values(values)
     derived.extend(middle for text in (card.claim, card.quote) for middle in range_midpoints(text))
     derived.extend(value for text in (card.claim, card.quote) for value in multiples_as_percents(text))
@@ -393,14 +393,12 @@ def _card_facts(card: Card, metrics: dict[str, tuple[Value, ...]]) -> CardFacts:
             derived.extend(clause_values(found_here.values, direction.sign))
     for text in (card.claim, card.quote):
         # A signed change ("-5%", "+30 bps") says its direction by its sign; it ties by its own value only.
-        for numeral in NUMERAL.finditer(text):
-            change = signed_change(
-                numeral.group(), text[max(0, numeral.start() - 4) : numeral.start()], text[numeral.end() :][:32]
-            )
+        for start, end in read_numerals(text):
+            change = signed_change(text[start:end], text[max(0, start - 4) : start], text[end:][:32])
             if change is not None:
                 sign, value = change
-                lo, hi = clause_bounds(text, 0, len(text), numeral.start())
-                said = Direction(numeral.start(), numeral.end(), numeral.group(), SIZE, sign, False)
+                lo, hi = clause_bounds(text, 0, len(text), start)
+                said = Direction(start, end, text[start:end], SIZE, sign, False)
                 found.append(CardDirection(said, text[lo:hi], (value,), frozenset(), lexical=False))
     dates = written_dates(card.claim) | written_dates(card.quote)
     return CardFacts(card, tuple(values), tuple(derived), tuple(found), numerals, bool(dates), dates)

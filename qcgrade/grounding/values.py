@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 import regex
 
-from ..reading.lexicon import NUMERAL
+from ..reading.rules.numerals import read_numerals
 
 # Scale words and suffixes, as powers of ten. Letters glued to the digits
 # ("1.2bn", "$3B") and a following word ("1.2 billion", "412 M USD") both count.
@@ -583,9 +583,8 @@ def verbatim_forms(texts: Iterable[str], exact: Set[Key]) -> tuple[frozenset[str
 def figures(text: str) -> list[Value]:
     """The values ``text`` writes in figures (its numerals, by the grader's own pattern), in order."""
     values: list[Value] = []
-    for match in NUMERAL.finditer(text):
-        start, end = match.span()
-        value = read_numeral(match.group(), text[max(0, start - 4) : start], text[end : end + 32])
+    for start, end in read_numerals(text):
+        value = read_numeral(text[start:end], text[max(0, start - 4) : start], text[end : end + 32])
         if value is not None:
             values.append(value)
     return values

@@ -8,14 +8,11 @@ input (100k unmatched ``[`` included).
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import cache
 
 import regex
 
-# Numerals (what a reader reads as one number, and what is a name) have their
-# own module; re-exported so every shape can be read from one place.
-from .numerals import NUMERAL, NUMERAL_TRIGGER, footnote_masks, group_masks, scan_start
-
-__all__ = ["NUMERAL", "NUMERAL_TRIGGER", "scan_start"]
+from . import vocab
 
 # Numbers are read with \p{N}: decimal digits (Nd) of any script, letter
 # numbers (Nl: Roman numerals) and other numbers (No: superscripts, fractions
@@ -36,13 +33,6 @@ _ID_ATTEMPT = regex.compile(
 )
 _HAS_LETTER_AND_DIGIT = regex.compile(r"\p{L}.*\p{N}|\p{N}.*\p{L}", regex.DOTALL)
 _PROSE_WORD = regex.compile(r"\p{L}[\p{L}\p{M}.]*")
-#: Words that may stand beside ids in a group that still vouches ("[see E009]",
-#: "[E001, p. 4]"); any other word ("[not from E001]") makes its ids check-only.
-LOCATOR_WORDS = frozenset(
-    "see also cf e.g eg i.e ie and or source sources via per p pp page pages table tables fig figs figure "
-    "ref refs note notes appendix ibid in at from citing cited card cards evidence slide slides exhibit exhibits "
-    "ex exh annex schedule chart charts para paras line lines sec section".split()
-)
 
 # A bracket group, read whatever its length and across soft line breaks (never
 # a unit or cell break), holding at most one level of nested brackets (an
@@ -108,7 +98,10 @@ def citation_ids(group: str, offset: int) -> list[tuple[str, int, int, bool]]:
     if not attempts:
         return []
     rest = _ID_ATTEMPT.sub(lambda m: " " if _HAS_LETTER_AND_DIGIT.search(m.group()) else m.group(), group)
-    vouches = all(w.group().rstrip(".").lower() in LOCATOR_WORDS for w in _PROSE_WORD.finditer(rest))
+    # Words that may stand beside ids in a group that still vouches ("[see E009]", "[E001, p. 4]"); any
+    # other word ("[not from E001]") makes its ids check-only.
+    words = vocab.group_words()
+    vouches = all(w.group().rstrip(".").lower() in words for w in _PROSE_WORD.finditer(rest))
     return [(m.group(), offset + m.start(), offset + m.end(), vouches) for m in attempts]
 
 
@@ -239,3 +232,65 @@ def link_citations(text: str, links: tuple[tuple[int, int], ...]) -> tuple[list[
         found.extend(("citation", s, e, s, e, True) for _id, s, e, _v in ids)
         masks.append((start, end))
     return found, masks
+
+
+# Footnote references: CommonMark shows "[^label]" literally (qcgrade's
+# CommonMark has no footnotes), yet a reader still reads "[^1]" as a footnote
+# mark (structure.footnote_reference). It is one when the section defines the
+# label ("[^45]: ..."), or when its label has at most three digits and no
+# percent sign or quantity word follows; otherwise its digits are a number
+# ("[^45]%", "[^42] percent", "[^1200000] units").
+_SHORT_LABEL = regex.compile(r"[^\p{N}]*\p{N}{0,3}[^\p{N}]*")
+_FOOTNOTE_REFERENCE = regex.compile(r"\[\^([\w-]{1,64})\]")
+_FOOTNOTE_DEFINITION = regex.compile(r"(?:^|(?<=[\n\u2029]))[ \t>]*\[\^([\w-]{1,64})\]:")
+
+
+@cache
+def quantity_start() -> regex.Pattern[str]:
+    """A quantity word (or percent or currency sign) ahead, after optional blanks: it carries a number on as a quantity."""
+    words = vocab.alternation(vocab.quantity_words())
+    return regex.compile(rf"[ \t\n\u00a0]*(?:{vocab.percent_sign_class()}|\p{{Sc}}|(?i:{words})(?![\p{{L}}\p{{N}}]))")
+
+
+def footnote_masks(text: str) -> list[tuple[int, int]]:
+    """Spans of footnote references that are marks (see above): their digits never count."""
+    if "[^" not in text:
+        return []
+    defined = {m.group(1) for m in _FOOTNOTE_DEFINITION.finditer(text)}
+    ahead = quantity_start()
+    return [
+        m.span()
+        for m in _FOOTNOTE_REFERENCE.finditer(text)
+        if m.group(1) in defined or (_SHORT_LABEL.fullmatch(m.group(1)) is not None and ahead.match(text, m.end()) is None)
+    ]
+
+
+def group_masks(
+    parts: list[str], span: tuple[int, int], ids: list[tuple[str, int, int]], group: str = "", offset: int = 0
+) -> list[tuple[int, int]]:
+    """What to blank of a vouching bracket group: all of it when it lists only ids, else its ids and locators.
+
+    In a group that holds prose besides ids the prose is text the reader
+    reads, numbers included; but the number after a locator word is where in
+    the source, not a claim (marker.locator_number): "[TB-53, p. 4]",
+    "[TB-52, Exhibit 99.1]". ``group`` is the group's text and ``offset``
+    where it starts.
+    """
+    if all(CITATION_ID.fullmatch(p.strip()) for p in parts if p.strip()):
+        return [span]
+    masks = [(start, end) for _id, start, end in ids]
+    masks.extend((offset + m.start(1), offset + m.end(1)) for m in _locator_number().finditer(group))
+    return masks
+
+
+@cache
+def _locator_number() -> regex.Pattern[str]:
+    """A locator word and the number it takes: a page, slide, exhibit, table or section ("p. 4", "pp. 12-14",
+    "Exhibit 99.1", "§ 3.2(b)"); never a percentage or an amount."""
+    magnitudes = vocab.alternation((*vocab.magnitude_words(glued=None, one_letter=True), *vocab.percent_words()))
+    return regex.compile(
+        rf"(?<![\p{{L}}\p{{N}}])(?i:{vocab.alternation(vocab.locator_words())})\.?[ \u00a0]{{0,3}}"
+        r"(\p{Nd}{1,4}(?:[.\-\u2013]\p{Nd}{1,4}){0,3}[a-z]?)"
+        rf"(?![\p{{N}}{vocab.percent_sign_chars()}\p{{Sc}}.,]?\p{{N}}|{vocab.percent_sign_class()}|\p{{Sc}}|\p{{L}})"
+        rf"(?![ \u00a0]*(?i:{magnitudes})(?!\p{{L}}))"
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 from itertools import accumulate
 from operator import itemgetter
 from typing import NamedTuple, Protocol
@@ -21,13 +22,13 @@ from markdown_it.token import Token
 
 from ..findings import Finding
 from ..spans import LineIndex
+from . import vocab
 from .document import Document, read_document
 from .lexicon import TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
-from .names import heading_number, is_name
-from .numerals import DIGIT_SHAPES, NumeralStarts, digit_shapes, numeral_pattern, scan_start, shows_bidi_override
 from .projection import fold
+from .rules.numerals import numerals_with_rules
 from .sentences import quoted_spans, sentence_ends
-from .structure import list_numbers
+from .structure import heading_number, list_numbers
 
 
 class _Finds(Protocol):
@@ -54,12 +55,13 @@ class Marker(NamedTuple):
 
 
 class Numeral(NamedTuple):
-    """A number the reader sees, with its sign, currency and unit."""
+    """A number the reader sees, with its sign, currency and unit, and the rule that read it."""
 
     text: str
     start: int
     end: int
     sentence: int
+    rule: str = "numeral.digits"
 
 
 class Sentence(NamedTuple):
@@ -105,7 +107,6 @@ class Section:
         "_sentences",
         "_numerals",
         "_scan",
-        "_starts",
         "_drawn",
         "_shown_at",
     )
@@ -123,7 +124,6 @@ class Section:
     _sentences: object  # tuple[Sentence, ...] once built
     _numerals: object  # tuple[Numeral, ...] once built
     _scan: str | None
-    _starts: NumeralStarts | None
     _drawn: list[Numeral] | None
     _shown_at: dict[int, int]  # a read numeral's source start -> its visible start
 
@@ -141,16 +141,14 @@ class Section:
         if hiding:
             tldrs = []
         ends = _sentence_ends(doc, folded, breaks, quotations)
-        starts: NumeralStarts | None = None
-        spans: list[tuple[int, int]] = []
+        spans: list[tuple[int, int, str]] = []
         if doc.soft_breaks:
             # Where such a tag may end a sentence depends on the numbers it stands in: read them all now.
             blanked = scan[0]
             if blanked is None:
                 blanked = scan[0] = _blank(folded, masks) if masks else folded
-            starts = NumeralStarts(blanked)
-            spans = _numeral_spans(blanked, starts, 0, len(folded))
-            ends, found = _soft_ends(doc, folded, ends, found, groups, spans)
+            spans = numerals_with_rules(blanked, 0, len(folded))
+            ends, found = _soft_ends(doc, folded, ends, found, groups, [(s, e) for s, e, _rule in spans])
         markers = _markers(doc, found, ends, may_vouch and not hiding)
         setter = object.__setattr__
         setter(self, "text", text)
@@ -166,7 +164,6 @@ class Section:
         setter(self, "_sentences", _UNSET)
         setter(self, "_numerals", _UNSET)
         setter(self, "_scan", scan[0])
-        setter(self, "_starts", starts)
         setter(self, "_drawn", None)
         setter(self, "_shown_at", {})
         if doc.soft_breaks:
@@ -209,7 +206,7 @@ class Section:
                 ends = self._ends
                 last = len(ends) - 1  # an empty last item draws its number past every sentence: it joins the last
                 drawn = [
-                    Numeral(d.text, d.src_start, d.src_end, min(bisect_right(ends, d.visible_at), last))
+                    Numeral(d.text, d.src_start, d.src_end, min(bisect_right(ends, d.visible_at), last), "numeral.list_number")
                     for d in list_numbers(self._doc, self.text)
                 ]
             object.__setattr__(self, "_drawn", drawn)
@@ -277,23 +274,19 @@ class Section:
             # Markers blanked out: digits inside a marker never count.
             scan = _blank(self._folded, self._masks) if self._masks else self._folded
             object.__setattr__(self, "_scan", scan)
-        starts = self._starts
-        if starts is None:
-            starts = NumeralStarts(scan)
-            object.__setattr__(self, "_starts", starts)
-        return self._to_numerals(_numeral_spans(scan, starts, start, end))
+        return self._to_numerals(numerals_with_rules(scan, start, end))
 
-    def _to_numerals(self, spans: list[tuple[int, int]]) -> list[Numeral]:
-        """Numerals at visible ``spans``, with their source offsets and sentences."""
+    def _to_numerals(self, spans: list[tuple[int, int, str]]) -> list[Numeral]:
+        """Numerals at visible ``spans`` (with the rule that read each), with their source offsets and sentences."""
         to_source = self._doc.projection.to_source
         ends = self._ends
         visible = self._doc.visible
         shown_at = self._shown_at
         found = []
-        for vs, ve in spans:
+        for vs, ve, rule in spans:
             src_start, src_end = to_source(vs, ve)
             shown_at[src_start] = vs
-            found.append(Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs)))
+            found.append(Numeral(visible[vs:ve], src_start, src_end, bisect_right(ends, vs), rule))
         return found
 
     def shown_at(self, numeral: Numeral) -> int:
@@ -346,13 +339,13 @@ class Section:
         after = text[numeral.end : numeral.end + 16]
         if _CONFIDENCE.match(after) and numeral.text.endswith("%"):
             return True
-        if _CLAIM_SHAPE.search(numeral.text) is not None:
+        if _claim_shape().search(numeral.text) is not None:
             return False
         if _YEAR_OR_TAIL.fullmatch(numeral.text) and (len(numeral.text) == 4 or _YEAR_RANGE_BEFORE.search(line)):
             return True
-        if _GLUED_UNIT.fullmatch(numeral.text) or _LABEL_WORD_BEFORE.search(line):
+        if _glued_unit().fullmatch(numeral.text) or _label_word_before().search(line):
             return True
-        if _MONTH_BEFORE.search(line) or _MONTH_AFTER.match(after):
+        if _month_before().search(line) or _month_after().match(after):
             return True
         return line.rfind("(") > max(line.rfind(")"), line.rfind("|"))
 
@@ -391,11 +384,13 @@ class Section:
                     yield (match, *to_source(*match.span()), index)
             lo = hi
 
-    def finding(self, check: str, start: int, end: int, message: str, related: str | None = None) -> Finding:
-        """A finding at ``[start, end)``, with its line and column."""
+    def finding(
+        self, check: str, start: int, end: int, message: str, related: str | None = None, rule: str | None = None
+    ) -> Finding:
+        """A finding at ``[start, end)``, with its line and column, and the rule that fired."""
         line, column = self.lines.position(start)
         end_line, end_column = self.lines.position(end)
-        return Finding(check, message, start, end, line, column, end_line, end_column, related)
+        return Finding(check, message, start, end, line, column, end_line, end_column, related, rule)
 
 
 # HTML that can hide any markdown after it: a <template> (its content is never
@@ -430,22 +425,55 @@ def _hiding_html(doc: Document, text: str) -> bool:
     return False
 
 
+# A bidi override shown by the text, typed or as an entity ("&#x202E;").
+_BIDI_OVERRIDE_ENTITY = regex.compile(r"&#(?:[xX]0*202[dDeE]|0*823[78]);?")
+
+
+def shows_bidi_override(text: str) -> bool:
+    """Whether ``text`` shows a left-to-right or right-to-left override (which can reverse what it covers)."""
+    if "\u202d" in text or "\u202e" in text:
+        return True
+    return "&#" in text and _BIDI_OVERRIDE_ENTITY.search(text) is not None
+
+
 def parse_section(text: str) -> Section:
     """Parse a markdown section into the immutable :class:`Section`."""
     return Section(text)
 
 
-_CLAIM_SHAPE = regex.compile(r"[%\u2030\u2031\p{Sc}+\-\u2212\u00b1]")
+@cache
+def _claim_shape() -> regex.Pattern[str]:
+    """A percent or currency sign or a sign in a header's number: a claim, not a label."""
+    signs = vocab.char_class(vocab.typography()["signs"])[1:-1]
+    return regex.compile(rf"[{vocab.percent_sign_chars()}\p{{Sc}}{signs}]")
+
+
+@cache
+def _glued_unit() -> regex.Pattern[str]:
+    """A tenor or label glued to its number ("10y", "5d"); a magnitude or multiple glued on ("420bn", "3x")
+    makes an amount, a claim."""
+    glued = vocab.alternation((*vocab.magnitude_words(glued=True, one_letter=True), "x"))
+    return regex.compile(rf"\p{{N}}+(?!(?i:{glued})$)\p{{L}}{{1,3}}")
+
+
+@cache
+def _label_word_before() -> regex.Pattern[str]:
+    return regex.compile(rf"(?i:{vocab.alternation(vocab.label_words())})\s*[=:]?\s*$")
+
+
+@cache
+def _month_before() -> regex.Pattern[str]:
+    return regex.compile(rf"(?i:\b{vocab.alternation(vocab.months())}[a-z]*\.?)\s*$")
+
+
+@cache
+def _month_after() -> regex.Pattern[str]:
+    return regex.compile(rf"\s*(?i:{vocab.alternation(vocab.months())}[a-z]*\b)")
+
+
 _CONFIDENCE = regex.compile(r"\s*(?:CI|PI|CrI|confidence|credible)\b", regex.IGNORECASE)
 _YEAR_OR_TAIL = regex.compile(r"(?:19|20)[0-9]{2}|[0-9]{2}")
 _YEAR_RANGE_BEFORE = regex.compile(r"(?:19|20)[0-9]{2}[-\u2013\u2014/]$")
-# A tenor or label glued to its number ("10y", "5d"); a magnitude or multiple
-# glued on ("420bn", "3x") makes an amount, a claim.
-_GLUED_UNIT = regex.compile(r"\p{N}+(?!(?i:bn|mn|tn|m|k|b|t|x|mln|bln)$)\p{L}{1,3}")
-_LABEL_WORD_BEFORE = regex.compile(r"(?i:week|day|month|year|wave|round|cohort|visit|age|born|n)\s*[=:]?\s*$")
-_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
-_MONTH_BEFORE = regex.compile(rf"(?i:\b(?:{_MONTHS})[a-z]*\.?)\s*$")
-_MONTH_AFTER = regex.compile(rf"\s*(?i:(?:{_MONTHS})[a-z]*\b)")
 
 
 def _table_rows(doc: Document, ends: list[int]) -> list[tuple[int, list[int]]]:
@@ -477,7 +505,7 @@ def _table_rows(doc: Document, ends: list[int]) -> list[tuple[int, list[int]]]:
 
 
 def _section_numbers(doc: Document, folded: str) -> list[tuple[int, int]]:
-    """Section numbers opening headings (see :mod:`qcgrade.reading.names`)."""
+    """Section numbers opening headings (see :func:`qcgrade.reading.structure.heading_number`)."""
     spans = []
     for unit in doc.units:
         if unit.kind == "heading" and folded[unit.start : unit.start + 1].isdigit():
@@ -496,10 +524,15 @@ _FOOTNOTE_SUP = regex.compile(
 
 _SUP_OPEN = re.compile(r"<sup", re.IGNORECASE)
 _CURRENCY_BEFORE = regex.compile(r"\p{Sc}")
-_UNIT_AFTER = regex.compile(
-    r"\s{0,2}(?:[%\u2030\u2031\uff05\ufe6a]|(?:per\s?cent|percent|pct|bps?|pp|points?|[kmbt]n?|mn|bn|million|billion|trillion|thousand|x)(?![\p{L}\p{N}]))",
-    regex.IGNORECASE,
-)
+
+
+@cache
+def _unit_after() -> regex.Pattern[str]:
+    """A percent sign (raw text: its full-width twin too) or a quantity word after a superscript: a quantity."""
+    words = vocab.alternation(
+        (*vocab.percent_words(), *(w for w in vocab.unit_words() if w.isalpha()), *vocab.magnitude_words(one_letter=True), "x")
+    )
+    return regex.compile(rf"\s{{0,2}}(?:[{vocab.percent_sign_chars()}\uff05]|(?:{words})(?![\p{{L}}\p{{N}}]))", regex.IGNORECASE)
 
 
 def _footnote_marks(doc: Document, text: str) -> list[tuple[int, int]]:
@@ -511,29 +544,13 @@ def _footnote_marks(doc: Document, text: str) -> list[tuple[int, int]]:
     for mark in _FOOTNOTE_SUP.finditer(text):
         if mark.start() and (text[mark.start() - 1].isdigit() or _CURRENCY_BEFORE.match(text, mark.start() - 1)):
             continue  # an exponent, or an amount ("$<sup>5</sup>")
-        if _UNIT_AFTER.match(text, mark.end()):
+        if _unit_after().match(text, mark.end()):
             continue  # a quantity however it is drawn ("<sup>45</sup>%", "<sup>3</sup> bn")
         start, end = to_visible(mark.start(1)), to_visible(mark.end(1))
         # Shown as its digits alone: HTML, not a tag written out in code ("`<sup>1</sup>`").
         if visible[start:end] == mark.group(1) and visible[start - 1 : start] != ">":
             spans.append((start, end))
     return spans
-
-
-def _numeral_spans(scan: str, starts: NumeralStarts, start: int, end: int) -> list[tuple[int, int]]:
-    """Visible spans of the numerals in ``scan[start:end]`` (markers blanked), names left out."""
-    first = starts.first(start, end)
-    if first < 0:
-        return []
-    start = scan_start(scan, first, start)
-    # The cheapest pattern for just this stretch: a reward call on a mostly
-    # cited section scans little, and pays for little.
-    pattern = numeral_pattern(scan[start:end])
-    if pattern is None:
-        return []
-    spans = digit_shapes(scan, start, end) if pattern is DIGIT_SHAPES else [m.span() for m in pattern.finditer(scan, start, end)]
-    # "3Q24", "Strix-9", "Scope 3", "10-K": a name, not a quantity
-    return [(vs, ve) for vs, ve in spans if not (ve - vs <= 4 and is_name(scan, vs, ve))]
 
 
 def _find_markers(folded: str, doc: Document, quotations: list[tuple[int, int]]) -> tuple[list[_Found], list[tuple[int, int]]]:

@@ -4,7 +4,12 @@ Two decisions about what a reader sees as a quantity (``docs/reading-rules.md``,
 "Numbers"):
 
 - A section number at the start of a heading is structure (``## 1. Growth``,
-  ``## 3) Risks``); that rule lives in :mod:`qcgrade.reading.names`.
+  ``## 3) Risks``; :func:`heading_number`, rule ``structure.heading_number``):
+  one or two digits a level, closed by a stop or a parenthesis or dotted,
+  then a capital, a letter without case or a symbol; never a lower-case
+  word, a digit, a magnitude (``## 2.5 Billion ...``, ``## 1.2 B in ...``), a
+  currency or a percent sign (``## 42. % of ...``). One level written bare
+  (``## 3 Risks``, as LaTeX numbers sections) needs a capital after it.
 - An ordered list's numbers are drawn by the renderer (CommonMark draws the
   start number and counts up, whatever the later items say). They are
   structure when the list counts from 0 or 1. A drawn number is a quantity
@@ -20,13 +25,15 @@ Two decisions about what a reader sees as a quantity (``docs/reading-rules.md``,
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import cache
 from typing import NamedTuple
 
 import regex
 from markdown_it.token import Token
 
+from . import vocab
 from .document import Document
-from .numerals import QUANTITY_START as _QUANTITY_START
+from .lexicon import quantity_start
 
 _LOWER_START = regex.compile(r"[ \t\n\u00a0]*\p{Ll}")
 
@@ -48,7 +55,7 @@ def list_numbers(doc: Document, source: str) -> list[DrawnNumber]:
     if not any(_starts_above_one_or_runs_long(tokens[index]) for index in doc.ordered_lists):
         # Lists counting from 0 or 1 draw a quantity only before a quantity word.
         visible = doc.projection.text
-        if _QUANTITY_AT_UNIT_START.search(visible) is None and _QUANTITY_START.match(visible) is None:
+        if _quantity_at_unit_start().search(visible) is None and quantity_start().match(visible) is None:
             return []
     unit_tokens = [u.token_index for u in doc.units]
     text = doc.projection.text
@@ -98,12 +105,16 @@ def _starts_above_one_or_runs_long(opener: Token) -> bool:
     return opener.map is None or opener.map[1] - opener.map[0] >= 999
 
 
-# A unit (an item's text among them) that opens with a quantity word or sign:
-# a superset of where _reads_as_quantity accepts an item of a list from 1.
-# Units are joined by UNIT_BREAK in the visible text, so one scan finds them.
-# (An alternative "\A|\u2029" would make the engine try every position: the
-# first unit is matched on its own.)
-_QUANTITY_AT_UNIT_START = regex.compile("\u2029" + _QUANTITY_START.pattern)
+@cache
+def _quantity_at_unit_start() -> regex.Pattern[str]:
+    """A unit (an item's text among them) that opens with a quantity word or sign: a superset of where
+    _reads_as_quantity accepts an item of a list from 1.
+
+    Units are joined by UNIT_BREAK in the visible text, so one scan finds them.
+    (An alternative for the text's start as well would make the engine try
+    every position: the first unit is matched on its own.)
+    """
+    return regex.compile("\u2029" + quantity_start().pattern)
 
 
 def _item_closes(tokens: list[Token]) -> dict[int, int]:
@@ -122,8 +133,8 @@ def _reads_as_quantity(drawn: int, first: int, text: str, at: int) -> bool:
     if drawn >= 1000:
         return True
     if first in (0, 1):  # an ordinary list: only a lower-case quantity word carries its number on
-        return drawn > 1 and _QUANTITY_START.match(text, at) is not None and _LOWER_START.match(text, at) is not None
-    return _QUANTITY_START.match(text, at) is not None or _LOWER_START.match(text, at) is not None
+        return drawn > 1 and quantity_start().match(text, at) is not None and _LOWER_START.match(text, at) is not None
+    return quantity_start().match(text, at) is not None or _LOWER_START.match(text, at) is not None
 
 
 def _marker(source: str, token: Token, line_starts: list[int], cursor: dict[int, int]) -> tuple[int, int] | None:
@@ -143,3 +154,21 @@ def _marker(source: str, token: Token, line_starts: list[int], cursor: dict[int,
             cursor[line] = at + len(digits)
             return at, at + len(digits)
         at += 1
+
+
+@cache
+def _heading_number() -> regex.Pattern[str]:
+    # What may not follow a section number: a magnitude or quantity word ("## 2.5 Billion ...", "## 1.2 B in ...").
+    words = vocab.alternation((*vocab.magnitudes(), "hundred", "percent", "pct", "per", "times", "x"))
+    not_quantity = rf"(?!(?i:{words})(?![\p{{L}}\p{{N}}]))"
+    return regex.compile(
+        r"[^\S\u2029]*(\p{N}{1,2}\.(?:\p{N}{1,2}\.?)*|\p{N}{1,2}(?:\.\p{N}{1,2})+|\p{N}{1,2}(?=\))"
+        rf"|\p{{N}}{{1,2}}(?=[^\S\u2029]+{not_quantity}\p{{Lu}}))\)?"
+        rf"(?=[^\S\u2029]+{not_quantity}[^\s\p{{Ll}}\p{{N}}\p{{Sc}}{vocab.percent_sign_chars()}])"
+    )
+
+
+def heading_number(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The section number opening the heading ``text[start:end]``, if any (rule ``structure.heading_number``)."""
+    match = _heading_number().match(text, start, end)
+    return match.span(1) if match else None

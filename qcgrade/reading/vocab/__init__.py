@@ -1,0 +1,347 @@
+"""The reading vocabulary: every word list and character set the reader uses, defined once as data.
+
+The lists live in TOML files beside this module, one per concern:
+
+- ``units.toml``: percent signs and words, magnitudes, unit words, units of
+  time, periods of a change, quantity words;
+- ``currencies.toml``: currency codes, names, and the letters before a sign;
+- ``names.toml``: category words, hyphen prefixes, name digits, period
+  labels, filing forms, CPU names, months;
+- ``scripts.toml``: letters drawn as digits, id-writing scripts, CJK
+  numerals, number emoji;
+- ``markers.toml``: locator words, words a vouching group may hold, tail openers;
+- ``abbreviations.toml``: abbreviation classes and the words of a clause.
+
+This module is the one place where a list becomes a pattern: the readers
+import the fragments below (regular-expression source, or frozensets for
+lookups) and never spell a word or sign themselves. Files are read on first
+use, so importing costs nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+_HERE = Path(__file__).resolve().parent
+
+#: Blanks that join a spaced unit word ("per cent", "basis points"): a space or a no-break space.
+BLANK = "[ \u00a0]"
+
+
+@cache
+def load(name: str) -> dict[str, Any]:
+    """The parsed vocabulary file ``name`` (``"units"`` for ``units.toml``)."""
+    with (_HERE / f"{name}.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+# --- fragments: how a list becomes a pattern -------------------------------------------
+
+
+def escape(word: str) -> str:
+    """``word`` as pattern source: regex metacharacters escaped, each blank as :data:`BLANK`."""
+    out = []
+    for char in word:
+        if char == " ":
+            out.append(BLANK)
+        elif char.isalnum() or char == "_" or not char.isascii():
+            out.append(char)
+        else:
+            out.append("\\" + char)
+    return "".join(out)
+
+
+def alternation(words: object) -> str:
+    """A non-capturing alternation of ``words``, longest first (so a longer word wins over its prefix)."""
+    unique = sorted(set(words), key=lambda w: (-len(w), w))  # type: ignore[call-overload]
+    return "(?:" + "|".join(escape(w) for w in unique) + ")"
+
+
+def char_class(chars: str) -> str:
+    """A character class of ``chars`` (each escaped)."""
+    return "[" + "".join("\\" + c if c in "\\]^-[" else c for c in sorted(set(chars))) + "]"
+
+
+# --- units --------------------------------------------------------------------------------
+
+
+@cache
+def percent_signs() -> dict[str, int]:
+    """Percent, per-mille and per-ten-thousand signs, each with the power of ten it divides by."""
+    return {sign: entry["power"] for sign, entry in load("units")["percent_signs"].items()}
+
+
+@cache
+def percent_sign_class() -> str:
+    """A character class of every percent sign (:func:`percent_signs`)."""
+    return f"[{percent_sign_chars()}]"
+
+
+@cache
+def percent_sign_chars() -> str:
+    """The percent signs as the body of a character class (to join with other characters in one class)."""
+    return char_class("".join(percent_signs()))[1:-1]
+
+
+@cache
+def percent_words() -> tuple[str, ...]:
+    """Words for percent after a number."""
+    return tuple(load("units")["percent_words"]["english"])
+
+
+class Magnitude(NamedTuple):
+    """A magnitude word or suffix: its power of ten, whether it may be glued to digits, whether it is one letter."""
+
+    power: int
+    glued: bool
+    one_letter: bool
+
+
+@cache
+def magnitudes() -> dict[str, Magnitude]:
+    """Magnitude words and suffixes (lower case) by what they are."""
+    return {
+        word: Magnitude(entry["power"], entry.get("glued", False), entry.get("one_letter", False))
+        for word, entry in load("units")["magnitudes"].items()
+    }
+
+
+@cache
+def magnitude_words(*, glued: bool | None = None, one_letter: bool = False) -> tuple[str, ...]:
+    """Magnitude words: those that may be glued (``glued=True``) or not; one-letter ones only when asked."""
+    return tuple(
+        word for word, m in magnitudes().items() if (glued is None or m.glued == glued) and (one_letter or not m.one_letter)
+    )
+
+
+@cache
+def unit_words() -> dict[str, str]:
+    """Unit words by their family: ``points``, ``bp`` or ``multiple``."""
+    return {word: family for family, words in load("units")["unit_words"].items() for word in words}
+
+
+@cache
+def durations() -> dict[str, str]:
+    """Units of time by how a writer abbreviates them: word -> ``days``/``weeks``/``months``/``years``."""
+    return {word: unit for unit, entry in load("units")["durations"].items() for word in entry["words"]}
+
+
+@cache
+def days_in() -> dict[str, Decimal]:
+    """Each unit of time in days."""
+    return {unit: Decimal(entry["days"]) for unit, entry in load("units")["durations"].items()}
+
+
+@cache
+def periods(where: str) -> dict[str, tuple[str, ...]]:
+    """Spellings of each period of a change, read ``"after"`` a figure or ``"before"`` it."""
+    return {
+        period: tuple(entry.get("both", ()) + entry.get(where, ()))
+        for period, entry in load("units")["periods"].items()
+        if entry.get("both") or entry.get(where)
+    }
+
+
+@cache
+def quantity_words() -> tuple[str, ...]:
+    """Words that carry a number on as a quantity when they follow it: percent, point and magnitude words and more."""
+    units = load("units")
+    words = set(percent_words()) | {w + "s" for w in ("percentage",)}
+    words |= {w for w in unit_words() if w.isalpha()} | {"basis"}
+    words |= set(magnitudes()) | {"hundred", "hundreds"}
+    words |= set(units["quantity_words"]["extra"])
+    # One-letter words count only as listed: an outline letters its items ("1. a", "2. b").
+    words = {w for w in words if len(w) > 1} | set(units["quantity_words"]["letters"])
+    return tuple(sorted(words))
+
+
+# --- currencies ------------------------------------------------------------------------------
+
+
+@cache
+def currency_codes() -> tuple[str, ...]:
+    """ISO 4217 codes a number may be glued to."""
+    return tuple(load("currencies")["codes"]["words"])
+
+
+@cache
+def currency_names() -> frozenset[str]:
+    """Currency names: before a hyphen they make an amount ("Euro-420M")."""
+    return frozenset(load("currencies")["names"]["words"])
+
+
+@cache
+def sign_prefixes() -> tuple[str, ...]:
+    """Letters written before a currency sign ("US$", "HK$")."""
+    return tuple(load("currencies")["sign_prefixes"]["words"])
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+@cache
+def category_words() -> frozenset[str]:
+    """Category words, lower case (read in any case), "fig." with its stop."""
+    return frozenset(w.lower() for w in load("names")["category_words"]["words"])
+
+
+@cache
+def hyphen_prefixes() -> frozenset[str]:
+    """Capitalised words that make a quantity before a hyphen and digits ("Top-3")."""
+    return frozenset(load("names")["hyphen_prefixes"]["words"])
+
+
+@cache
+def not_name_words() -> frozenset[str]:
+    """Words that make hyphen and digits after them no name: the prefixes and the currency names."""
+    return hyphen_prefixes() | currency_names()
+
+
+@cache
+def name_digits() -> tuple[int, int]:
+    """At most how many digits a hyphenated name carries, and how many after an all-capital code."""
+    table = load("names")["hyphen_names"]
+    return table["digits"], table["code_digits"]
+
+
+@cache
+def period_label_heads() -> frozenset[str]:
+    """The digit-first quarter and half heads of a period label ("3Q", "1H")."""
+    table = load("names")["period_labels"]
+    return frozenset(table["quarters"] + table["halves"])
+
+
+@cache
+def fiscal_marks() -> tuple[str, ...]:
+    """What may stand between a period head and its year ("4QFY25")."""
+    return tuple(load("names")["period_labels"]["fiscal"])
+
+
+@cache
+def filing_digits() -> int:
+    """At most how many digits a filing name has before its hyphen ("10-K")."""
+    return int(load("names")["filing_forms"]["digits"])
+
+
+@cache
+def cpu_names() -> frozenset[str]:
+    """CPU names that "x" and digits spell ("x86")."""
+    return frozenset(load("names")["cpu_names"]["words"])
+
+
+@cache
+def months() -> tuple[str, ...]:
+    """Month names and abbreviations, lower case."""
+    return tuple(load("names")["months"]["words"])
+
+
+# --- scripts ---------------------------------------------------------------------------------
+
+
+@cache
+def lookalike_digits() -> str:
+    """Letters drawn like digits: the listed ones, and mathematical letters that are one of the Latin ones."""
+    table = load("scripts")["lookalike_digits"]
+    latin = table["latin"]
+    math = "".join(chr(c) for c in range(0x1D400, 0x1D6A4) if unicodedata.normalize("NFKC", chr(c)) in latin)
+    return latin + table["other"] + math
+
+
+@cache
+def id_letter() -> str:
+    """Pattern source for one letter of a script that writes alphanumeric ids (the excepted letters left out)."""
+    table = load("scripts")["id_scripts"]
+    scripts = "".join(rf"\p{{{name}}}" for name in table["scripts"])
+    exceptions = "".join(table["except"])
+    return rf"(?:(?![{exceptions}])[{scripts}])"
+
+
+@cache
+def cjk() -> dict[str, Any]:
+    """CJK numerals: ``digits``, ``magnitudes`` (strings), ``after`` (what makes a run a quantity), ``percent_before``."""
+    return dict(load("scripts")["cjk"])
+
+
+@cache
+def number_emoji() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Emoji that are always a number, and those that are one before a unit."""
+    table = load("scripts")["emoji"]
+    return tuple(table["always"]), tuple(table["before_unit"])
+
+
+# --- markers ---------------------------------------------------------------------------------
+
+
+@cache
+def locator_words() -> frozenset[str]:
+    """Locator words: they take a number that says where in the source."""
+    return frozenset(load("markers")["locators"]["words"])
+
+
+@cache
+def group_words() -> frozenset[str]:
+    """Words a vouching bracket group may hold beside its ids: the locators and the connectives."""
+    return locator_words() | frozenset(load("markers")["group_words"]["words"])
+
+
+@cache
+def tail_openers() -> tuple[str, ...]:
+    """Words that open a parenthesised marker group ("(see [C72])")."""
+    return tuple(load("markers")["tail_openers"]["words"])
+
+
+# --- abbreviations ---------------------------------------------------------------------------
+
+
+@cache
+def abbreviation_class(name: str) -> frozenset[str]:
+    """The words of one abbreviation class (``never_final``, ``title`` ...)."""
+    return frozenset(load("abbreviations")["classes"][name]["words"])
+
+
+@cache
+def abbreviation_classes() -> tuple[str, ...]:
+    """Every abbreviation class, in the file's order."""
+    return tuple(load("abbreviations")["classes"])
+
+
+@cache
+def name_connectors() -> frozenset[str]:
+    """Lower-case words that join the words of a name."""
+    return frozenset(load("abbreviations")["name_connectors"]["words"])
+
+
+@cache
+def clause_openers() -> frozenset[str]:
+    """Words that open a clause."""
+    return frozenset(load("abbreviations")["clause_openers"]["words"])
+
+
+@cache
+def typography() -> dict[str, str]:
+    """Signs, hyphens, group separators and apostrophes around numbers (each a string of characters)."""
+    return dict(load("scripts")["typography"])
+
+
+@cache
+def label_words() -> tuple[str, ...]:
+    """Words before a number in a table header that make it a column label ("Week 76")."""
+    return tuple(load("names")["label_words"]["words"])
+
+
+@cache
+def abbreviation_table() -> dict[str, dict[str, str]]:
+    """The abbreviation decision: class -> what follows the period -> outcome (see abbreviations.toml)."""
+    table = load("abbreviations")["table"]
+    columns = table["columns"]
+    return {cls: dict(zip(columns, row)) for cls, row in table.items() if cls != "columns"}
