@@ -174,7 +174,7 @@ def test_github_annotations_carry_positions_and_title() -> None:
         assert unescape(p["file"]) == "reports/dirty one.md"
         assert (int(p["line"]), int(p["endLine"])) == (finding.line, finding.end_line)
         assert (int(p["col"]), int(p["endColumn"])) == (finding.column, finding.end_column)
-        assert unescape(p["title"]) == f"qcgrade ({finding.check})"
+        assert unescape(p["title"]) == f"qcgrade ({finding.check}, {finding.rule})"  # the check, and the rule that fired
         assert unescape(ANNOTATION.match(line)["message"]) == finding.message
     assert out[-1] == f"qcgrade: failed: {len(findings)} violations in 1 of 2 sections"
 
@@ -231,7 +231,7 @@ def test_junit_has_one_testcase_per_section_and_lists_violations() -> None:
     findings = RESULTS[0].report.findings
     assert failure.get("message", "").startswith(f"{len(findings)} violations: ")
     assert (failure.text or "").splitlines() == [
-        f"reports/dirty one.md:{f.line}:{f.column}: {f.check} {f.message}" for f in findings
+        f"reports/dirty one.md:{f.line}:{f.column}: {f.check} {f.message} [{f.rule}]" for f in findings
     ]
 
 

@@ -46,7 +46,7 @@ def test_a_finding_is_its_location_line_then_source_then_carets() -> None:
     section = "**TL;DR**\n\n- Revenue grew 30% [E001].\n- Share 18% [E002].\n\nRevenue grew 30%.\n"
     out = text.render([Graded("r.md", grade(section, SLICE))])
     assert out == (
-        "r.md:6:14: bare_number number '30%' has no valid citation or registered metric tag in its sentence\n"
+        "r.md:6:14: bare_number number '30%' has no valid citation or registered metric tag in its sentence [numeral.digits]\n"
         "  6 | Revenue grew 30%.\n"
         "    |              ^^^\n"
         "\n"

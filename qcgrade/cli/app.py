@@ -131,6 +131,7 @@ COMMANDS = {
     "check-changed": "qcgrade.cli.changed:check_changed",
     "checks": "qcgrade.cli.check:list_checks",
     "demo": "qcgrade.cli.check:demo",
+    "explain": "qcgrade.cli.explain:explain_command",
     "batch": "qcgrade.cli.batch:batch",
     "config": "qcgrade.cli.config:show_config",
     "audit": "qcgrade.cli.audit:audit",

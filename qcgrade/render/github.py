@@ -32,7 +32,8 @@ def annotation(path: str, finding: Finding) -> str:
     props = [f"file={escape_property(path)}", f"line={finding.line}", f"endLine={finding.end_line}"]
     if finding.line == finding.end_line:
         props += [f"col={finding.column}", f"endColumn={finding.end_column}"]
-    props.append(f"title={escape_property(f'qcgrade ({finding.check})')}")
+    title = f"qcgrade ({finding.check}{', ' + finding.rule if finding.rule else ''})"
+    props.append(f"title={escape_property(title)}")
     return f"::error {','.join(props)}::{escape_data(finding.message)}"
 
 

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from ..findings import Graded, Result
+from ..findings import Finding, Graded, Result
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -48,6 +48,10 @@ def render(results: Sequence[Result]) -> str:
                 by_check[finding.check] = by_check.get(finding.check, 0) + 1
             detail = ", ".join(f"{name} {n}" for name, n in sorted(by_check.items()))
             failure = ET.SubElement(case, "failure", {"type": "qcgrade", "message": f"{len(findings)} {plural}: {detail}"})
-            failure.text = "\n".join(xml_safe(f"{path}:{f.line}:{f.column}: {f.check} {f.message}") for f in findings)
+            failure.text = "\n".join(xml_safe(f"{path}:{f.line}:{f.column}: {f.check} {f.message}{_rule(f)}") for f in findings)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _rule(finding: Finding) -> str:
+    return f" [{finding.rule}]" if finding.rule else ""

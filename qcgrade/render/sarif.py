@@ -130,4 +130,6 @@ def _result(graded: Graded, finding: Finding, rule_index: dict[str, int], occurr
     }
     if finding.check in rule_index:
         result["ruleIndex"] = rule_index[finding.check]
+    if finding.rule is not None:
+        result["properties"] = {"rule": finding.rule}  # the reading or grounding rule that fired
     return result

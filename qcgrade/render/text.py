@@ -65,7 +65,8 @@ def _finding(path: str, finding: Finding, text: str, index: LineIndex | None, gu
         (f"{path}:{finding.line}:{finding.column}:", "bold"),
         (" ", None),
         (finding.check, "bold red"),
-        (f" {finding.message}\n", None),
+        (f" {finding.message}", None),
+        (f" [{finding.rule}]\n" if finding.rule else "\n", _GUTTER if finding.rule else None),
     ]
     if index is None:
         return pieces

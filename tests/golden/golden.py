@@ -120,7 +120,7 @@ def _describe(name: str, text: str, evidence: str, reading: bool) -> str:
         out.append(f"  error {type(exc).__name__}: {exc}")
         return "\n".join(out)
     for f in report.findings:
-        out.append(f"  {f.check} {f.start}:{f.end} {f.line}:{f.column} {f.message} | {text[f.start : f.end]!r}")
+        out.append(f"  {f.check} [{f.rule}] {f.start}:{f.end} {f.line}:{f.column} {f.message} | {text[f.start : f.end]!r}")
     if reading:
         out.extend(_reading(text))
     return "\n".join(out)
@@ -131,7 +131,7 @@ def _reading(text: str) -> list[str]:
 
     section = parse_section(text)
     lines = [f"  sentence {s.start}:{s.end} {s.kind} {text[s.start : s.end][:60]!r}" for s in section.sentences]
-    lines += [f"  numeral {n.start}:{n.end} s{n.sentence} {n.text!r}" for n in section.numerals]
+    lines += [f"  numeral {n.start}:{n.end} s{n.sentence} {n.text!r} [{n.rule}]" for n in section.numerals]
     for marker in (*section.citations, *section.metric_tags, *section.xrefs):
         lines.append(f"  {marker.kind} {marker.start}:{marker.end} s{marker.sentence} {marker.id!r} vouches={marker.vouches}")
     return lines
