@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from qcgrade.reading.vocab import build, data
-from qcgrade.reading.vocab.toml_out import Lines, document, quote
+from qcgrade.datagen import __main__ as build
+from qcgrade.reading.vocab import data
+from qcgrade.datagen.toml_out import Lines, document, quote
 
 if sys.version_info >= (3, 11):
     import tomllib

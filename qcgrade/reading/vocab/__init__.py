@@ -12,11 +12,11 @@ The lists live in TOML files beside this module, one per concern:
 - ``markers.toml``: locator words, words a vouching group may hold, tail openers;
 - ``abbreviations.toml``: abbreviation classes and the words of a clause.
 
-The files under ``generated/`` are made by :mod:`.build` from pinned versions
+The files under ``generated/`` are made by :mod:`qcgrade.datagen` from pinned versions
 of well-kept sources (CLDR through Babel, the UTS #39 confusables, pySBD's
 abbreviation lists, the Unicode Character Database through ``regex``) and
 checked in; :mod:`.data` reads them lazily with the standard library's TOML
-reader. Nothing here imports a source library except :mod:`.build` and the
+reader. Nothing here imports a source library except :mod:`qcgrade.datagen` and the
 ``from_*`` modules it runs.
 
 This module is the one place where a list becomes a pattern: the readers

@@ -2,7 +2,7 @@
 
 Importing this module reads nothing and imports no TOML reader: each accessor parses its file on
 first use and keeps the result (``functools.cache``), so a run that never asks for, say, currency
-symbols never pays for them. The files are made by :mod:`.build`; see its docstring for the sources.
+symbols never pays for them. The files are made by :mod:`qcgrade.datagen`; see its docstring for the sources.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Make the generated vocabulary files from pinned sources.
 
-    python -m qcgrade.reading.vocab.build            # rewrite qcgrade/reading/vocab/generated/
-    python -m qcgrade.reading.vocab.build --check    # exit 1 if a file differs from what the sources give
-    python -m qcgrade.reading.vocab.build --out DIR  # write (or check) another directory
+    python -m qcgrade.datagen            # rewrite qcgrade/reading/vocab/generated/
+    python -m qcgrade.datagen --check    # exit 1 if a file differs from what the sources give
+    python -m qcgrade.datagen --out DIR  # write (or check) another directory
 
 Exit status 2 when an installed source is not its pinned version.
 
@@ -30,8 +30,8 @@ PINS = {
     "pysbd": "0.3.4",
     "regex": "2026.12.2",
 }
-GENERATED = Path(__file__).parent / "generated"
-COMMAND = "python -m qcgrade.reading.vocab.build"
+GENERATED = Path(__file__).resolve().parent.parent / "reading" / "vocab" / "generated"
+COMMAND = "python -m qcgrade.datagen"
 
 Builder = Callable[[], tuple[list[str], list[tuple[tuple[str, ...], dict[str, Value]]]]]
 
