@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from qcgrade.datagen import __main__ as build
-from qcgrade.reading.vocab import data
 from qcgrade.datagen.toml_out import Lines, document, quote
+from qcgrade.reading.vocab import data
 
 if sys.version_info >= (3, 11):
     import tomllib
