@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from .checks import CHECKS, Check
+from .checks import CHECKS, ListedCheck
 from .errors import UnknownCheckError
 from .evidence import SliceLike, load_slice
 from .findings import Finding, Report
@@ -15,7 +15,7 @@ from .reading.section import parse_section
 
 
 @lru_cache(maxsize=64)
-def active_checks(options: Options) -> tuple[Check, ...]:
+def active_checks(options: Options) -> tuple[ListedCheck, ...]:
     """The checks an options value selects, in their canonical order.
 
     ``select`` names checks explicitly; ``tier2`` adds every tier-2 check and

@@ -81,3 +81,25 @@ def test_documented_examples(name: str, doc: str) -> None:
         fired = {f.check for f in grade(failing, slice_, every).findings}
         also = {f.check for f in grade(passing, slice_, every).findings}
         assert fired - also == {name}, f"{name}: the pair differs in {sorted(fired ^ also)}"
+
+
+def test_the_registry_lists_each_check_as_its_module_defines_it() -> None:
+    """CHECKS names each check and its tier without importing it; the module's CHECK must agree."""
+    from qcgrade.checks import CHECKS
+
+    for listed in CHECKS:
+        assert (listed.check.name, listed.check.tier) == (listed.name, listed.tier)
+
+
+def test_grading_tier_1_imports_no_tier_2_or_grounding_module() -> None:
+    """A tier-1 reward call never loads number words or the card reading (start-up and memory)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, qcgrade; qcgrade.grade('Revenue grew 42% [E1].', {'section': 's', 'cards': [{'id': 'E1', 'stance': 'bull'}]});"
+        "loaded = [m for m in sys.modules if m.startswith(('qcgrade.grounding', 'qcgrade.checks.spelled_number',"
+        " 'qcgrade.checks.value_mismatch', 'qcgrade.checks.polarity_mismatch'))]; print(loaded)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

@@ -4,42 +4,75 @@ Names are stable public API. Tier 1 is the paper's QC reward (a section
 passes when none fires); tier 2 adds the Report-band-58 disciplines; tier 3
 (grounding, asked for with ``grounding=True``) compares what a citing
 sentence states with what its cards state.
+
+A check's module is imported the first time the check runs or its
+documentation is asked for: a tier-1 reward call never loads tier 2's
+number words or grounding's card reading.
 """
 
 from __future__ import annotations
 
-from . import (
-    bare_number,
-    broken_xref,
-    coverage_floor,
-    missing_stance,
-    missing_tldr,
-    orphan_citation,
-    polarity_mismatch,
-    spelled_number,
-    unhedged_weak_card,
-    unregistered_metric,
-    value_mismatch,
-)
-from .base import Check
+import importlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-CHECKS: tuple[Check, ...] = (
-    orphan_citation.CHECK,
-    unregistered_metric.CHECK,
-    bare_number.CHECK,
-    broken_xref.CHECK,
-    missing_tldr.CHECK,
-    unhedged_weak_card.CHECK,
-    missing_stance.CHECK,
-    coverage_floor.CHECK,
-    spelled_number.CHECK,
+from ..evidence import EvidenceSlice
+from ..findings import Finding
+from ..options import Options
+from ..reading.section import Section
+from .base import Check, CheckFunction
+
+
+@dataclass(frozen=True)
+class ListedCheck:
+    """A check as the registry lists it: its name and tier, and the module that holds it (loaded on first use)."""
+
+    name: str
+    tier: int
+    module: str = field(repr=False)
+
+    @property
+    def check(self) -> Check:
+        found: Check = importlib.import_module(f"{__name__}.{self.module}").CHECK
+        return found
+
+    @property
+    def run(self) -> CheckFunction:
+        return self.check.run
+
+    @property
+    def doc(self) -> str:
+        return self.check.doc
+
+    @property
+    def summary(self) -> str:
+        return self.check.summary
+
+    def __call__(self, section: Section, evidence: EvidenceSlice, options: Options) -> Iterable[Finding]:
+        return self.run(section, evidence, options)
+
+
+def _listed(name: str, tier: int) -> ListedCheck:
+    return ListedCheck(name, tier, name)
+
+
+CHECKS: tuple[ListedCheck, ...] = (
+    _listed("orphan_citation", 1),
+    _listed("unregistered_metric", 1),
+    _listed("bare_number", 1),
+    _listed("broken_xref", 1),
+    _listed("missing_tldr", 1),
+    _listed("unhedged_weak_card", 2),
+    _listed("missing_stance", 2),
+    _listed("coverage_floor", 2),
+    _listed("spelled_number", 2),
     # Tier 3: grounding.
-    value_mismatch.CHECK,
-    polarity_mismatch.CHECK,
+    _listed("value_mismatch", 3),
+    _listed("polarity_mismatch", 3),
 )
 
 CHECK_NAMES: tuple[str, ...] = tuple(check.name for check in CHECKS)
 TIER1: tuple[str, ...] = tuple(check.name for check in CHECKS if check.tier == 1)
 GROUNDING: tuple[str, ...] = tuple(check.name for check in CHECKS if check.tier == 3)
 
-__all__ = ["CHECKS", "CHECK_NAMES", "GROUNDING", "TIER1", "Check"]
+__all__ = ["CHECKS", "CHECK_NAMES", "GROUNDING", "TIER1", "Check", "ListedCheck"]

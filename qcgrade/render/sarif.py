@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
-from ..checks import CHECKS, Check
+from ..checks import CHECKS, ListedCheck
 from ..findings import Finding, Graded, Result, Ungraded, graded_only, ungraded_only
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -96,7 +96,7 @@ def _notification(error: Ungraded) -> dict[str, Any]:
     }
 
 
-def _rule(check: Check) -> dict[str, Any]:
+def _rule(check: ListedCheck) -> dict[str, Any]:
     doc = check.doc.strip()
     return {
         "id": check.name,
