@@ -322,4 +322,3 @@ def test_grpo_config_on_a_machine_without_a_gpu_needs_use_cpu(stack: Stack) -> N
     with pytest.raises(ValueError, match="bf16"):
         stack.trl.GRPOConfig(output_dir=str(stack.tmp / "default"))
     assert stack.trl.GRPOConfig(output_dir=str(stack.tmp / "cpu"), use_cpu=True).use_cpu
-
