@@ -17,7 +17,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 import helpers
@@ -89,8 +88,10 @@ def test_0_7_0_runs_the_reward_loop_by_default(verl: Any) -> None:
     assert re.search(r"^  use_reward_loop: true$", config, re.MULTILINE)
 
 
-def reward_extra_infos(texts: list[str]) -> dict[str, np.ndarray]:
+def reward_extra_infos(texts: list[str]) -> dict[str, Any]:
     """What the naive manager returns per sample, stacked per key as verl's reward loop stacks it."""
+    import numpy as np  # verl's dependency, not qcgrade's: imported where verl is
+
     infos = []
     for text in texts:
         result = compute_score("qcgrade", text, SLICE_JSON, {"index": 0}, return_dict=True)
@@ -101,6 +102,7 @@ def reward_extra_infos(texts: list[str]) -> dict[str, np.ndarray]:
 
 
 def test_per_check_keys_become_validation_metrics(verl: Any) -> None:
+    import numpy as np
     from verl.trainer.ppo.metric_utils import process_validation_metrics
     from verl.trainer.ppo.ray_trainer import RayPPOTrainer
 
