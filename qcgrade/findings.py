@@ -8,13 +8,41 @@ from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A repair qcgrade knows for a finding: put ``replacement`` in place of ``text[start:end]``.
+
+    Offsets are into the section text, like a finding's (``start == end``
+    inserts). ``message`` says it for a person ("cite [E001]"). ``applies``
+    is True when the repair is unambiguous (one card states the value, one
+    id is near), which is what ``qcgrade check --fix`` applies; the others
+    are offered, never applied. See :mod:`qcgrade.repair`.
+    """
+
+    message: str
+    start: int
+    end: int
+    replacement: str
+    applies: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "applies": self.applies,
+            "end": self.end,
+            "message": self.message,
+            "replacement": self.replacement,
+            "start": self.start,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One violation: which check, what, and exactly where in the original text.
 
     ``start``/``end`` are character offsets into the section text (end exclusive),
     so ``text[start:end]`` is the offending text. ``line``/``column`` (1-based) and
     ``end_line``/``end_column`` (exclusive) are derived from them in one place,
-    :class:`qcgrade.spans.LineIndex`.
+    :class:`qcgrade.spans.LineIndex`. ``suggestions`` stays empty unless
+    repairs were asked for (:func:`qcgrade.repair.suggest`).
     """
 
     check: str
@@ -29,6 +57,7 @@ class Finding:
     #: The rule that fired: a reading rule of docs/reading-rules.md ("numeral.lookalike") or the check's own
     #: decision ("value.not_stated"); the check name stays the stable identifier.
     rule: str | None = None
+    suggestions: tuple[Suggestion, ...] = ()
 
     def sort_key(self) -> tuple[int, int, str, str]:
         return (self.start, self.end, self.check, self.message)
@@ -48,6 +77,8 @@ class Finding:
             out["related"] = self.related
         if self.rule is not None:
             out["rule"] = self.rule
+        if self.suggestions:
+            out["suggestions"] = [s.to_dict() for s in self.suggestions]
         return out
 
 

@@ -21,6 +21,7 @@ import qcgrade.rewards.trl as trl_module
 import qcgrade.rewards.verl as verl_module
 from qcgrade.evidence import SliceError
 from qcgrade.rewards.adapters import resolve_slice, stat_keys
+from qcgrade.rewards.bad_rows import BadRows
 from qcgrade.rewards.base import reward, score
 from qcgrade.rewards.openrlhf import make_reward_func as make_openrlhf_func
 from qcgrade.rewards.openrlhf import reward_func, strip_prompt
@@ -52,6 +53,14 @@ def arrow_style(slice_dict: dict[str, Any]) -> dict[str, Any]:
     out["cards"] = FakeArray([dict(card, quote=None, metric_refs=FakeArray(card["metric_refs"])) for card in slice_dict["cards"]])
     out["xref"] = FakeArray(slice_dict["xref"])
     return out
+
+
+@pytest.fixture(autouse=True)
+def fresh_bad_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with adapters that have named no bad row yet (they name only the first few)."""
+    monkeypatch.setattr(verl_module, "BAD_ROWS", BadRows())
+    if hasattr(openrlhf_module, "BAD_ROWS"):
+        monkeypatch.setattr(openrlhf_module, "BAD_ROWS", BadRows())
 
 
 def trl_call(func: Any, completions: list[Any], **columns: Any) -> list[float | None]:
@@ -112,9 +121,16 @@ def test_trl_conversational_completions_grade_the_last_assistant_message() -> No
 
 def test_trl_rows_without_a_slice_get_none_not_a_crash() -> None:
     func = make_reward_func()
-    with pytest.warns(RuntimeWarning, match="row 0: no slice in column .slice."):
+    with pytest.warns(RuntimeWarning) as caught:
         rewards = trl_call(func, [CLEAN, CLEAN, CLEAN, 12345], slice=[None, "{not json", SLICE_JSON, SLICE_JSON])
     assert rewards == [None, None, 1.0, None]
+    messages = [str(w.message) for w in caught]
+    assert [m.split(" (prompt")[0] for m in messages] == [
+        "qcgrade reward: batch row 0",
+        "qcgrade reward: batch row 1",
+        "qcgrade reward: batch row 3",
+    ]
+    assert messages[0].endswith("no slice in column 'slice'")
 
 
 def test_trl_missing_column_gives_all_none_and_one_warning() -> None:

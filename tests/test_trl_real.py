@@ -10,14 +10,17 @@ the fields it lacks as ``None``).
 Two kinds of run:
 
 - sampled: the model generates (random text), TRL calls the reward function,
-  logs ``rewards/qcgrade/mean``; the test checks every call carried each row's
-  own slice.
+  logs ``rewards/qcgrade/mean`` and the per-check metrics the function hands
+  to TRL's ``log_metric`` (``qcgrade/bare_number``, ..., ``qcgrade/pass``,
+  ``qcgrade/ungraded``); the test checks every call carried each row's own
+  slice.
 - forced: TRL's ``rollout_func`` (a documented, experimental GRPOTrainer
   argument) stands in for generation and returns, for each prompt, the
   fixture section itself and the same section with a bare number. Everything
   after generation is TRL's own: decoding the token ids, calling the reward
   function, the per-sample reward table and the logged means. Clean must get
-  1.0, the defect 0.0.
+  1.0, the defect 0.0, and TRL's logs must show one bare number per two
+  completions and a pass rate of one half.
 
 The default ``pytest`` run deselects these tests (pyproject ``addopts``).
 """
@@ -33,6 +36,8 @@ from typing import Any
 import pytest
 
 import helpers
+from qcgrade.checks import TIER1
+from qcgrade.rewards.base import score
 from qcgrade.rewards.trl import RewardFunc, make_reward_func
 
 # transformers warns about its own deprecated names while TRL sets up.
@@ -208,6 +213,23 @@ def step_logs(trainer: Any) -> list[dict[str, float]]:
     return [entry for entry in trainer.state.log_history if "rewards/qcgrade/mean" in entry]
 
 
+#: What the reward function logs through TRL's log_metric at every step.
+CHECK_METRICS = [f"qcgrade/{name}" for name in TIER1]
+METRICS = [*CHECK_METRICS, "qcgrade/pass", "qcgrade/ungraded"]
+
+
+def expected_metrics(call: dict[str, Any]) -> dict[str, float]:
+    """The per-check metrics of one reward call, recomputed from its completions and slices."""
+    scores = [
+        score(completion, json.loads(cell) if isinstance(cell, str) else without_nones(cell))
+        for completion, cell in zip(call["completions"], call["slice"])
+    ]
+    out = {f"qcgrade/{name}": sum(s.counts[name] for s in scores) / len(scores) for name in TIER1}
+    out["qcgrade/pass"] = sum(s.passed for s in scores) / len(scores)
+    out["qcgrade/ungraded"] = 0.0
+    return out
+
+
 def assert_own_slices(call: dict[str, Any], storage: str) -> None:
     """Each completion's slice is the slice of the row its prompt came from."""
     assert len(call["slice"]) == len(call["prompts"]) == len(call["completions"])
@@ -234,6 +256,11 @@ def test_sampled_run_calls_qcgrade_with_each_rows_own_slice(stack: Stack, storag
     assert [entry["step"] for entry in logs] == list(range(1, STEPS + 1))
     for entry, call in zip(logs, recorder.calls):
         assert entry["rewards/qcgrade/mean"] == pytest.approx(sum(call["rewards"]) / len(call["rewards"]))
+        # The per-check signals reached TRL's own step logs, with the values of that step's completions.
+        assert set(METRICS) <= set(entry), sorted(entry)
+        expected = expected_metrics(call)
+        assert {name: entry[name] for name in METRICS} == pytest.approx(expected)
+        assert entry["qcgrade/pass"] == pytest.approx(entry["rewards/qcgrade/mean"])  # the binary reward is the pass
 
 
 @pytest.mark.parametrize("storage", ["json", "dict"])
@@ -281,3 +308,17 @@ def test_forced_completions_get_one_when_clean_and_zero_with_a_defect(stack: Sta
         assert entry["reward"] == pytest.approx(0.5)
         assert entry["rewards/qcgrade/std"] > 0
         assert not math.isnan(entry["loss"])
+        # Half the completions carry one bare number, nothing else fails: TRL's logs say so per check.
+        assert entry["qcgrade/bare_number"] == pytest.approx(0.5)
+        assert entry["qcgrade/pass"] == pytest.approx(0.5)
+        assert entry["qcgrade/ungraded"] == 0.0
+        assert all(entry[name] == 0.0 for name in CHECK_METRICS if name != "qcgrade/bare_number")
+
+
+def test_grpo_config_on_a_machine_without_a_gpu_needs_use_cpu(stack: Stack) -> None:
+    """docs/integrations.md shows use_cpu=True because the default config refuses a CPU-only machine."""
+    if stack.torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: the default GRPOConfig is accepted here")
+    with pytest.raises(ValueError, match="bf16"):
+        stack.trl.GRPOConfig(output_dir=str(stack.tmp / "default"))
+    assert stack.trl.GRPOConfig(output_dir=str(stack.tmp / "cpu"), use_cpu=True).use_cpu

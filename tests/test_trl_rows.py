@@ -42,6 +42,8 @@ def test_trl_row(case: dict[str, Any]) -> None:
             completion_ids=[[1, 2]],
             slice=[slice_of(case)],
             trainer_state=None,
+            log_extra=lambda column, values: None,
+            log_metric=lambda name, value: None,
         )
     assert rewards == [case.get("reward")]
     messages = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
@@ -59,6 +61,6 @@ def test_no_message_doubles_a_word() -> None:
             continue
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            make_reward_func()(prompts=["p"], completions=[CLEAN], slice=[case["slice_value"]])
+            make_reward_func()(prompts=["p"], completions=[CLEAN], slice=[case["slice_value"]], log_metric=lambda n, v: None)
         for w in caught:
             assert not re.search(r"\b(\w+) \1\b", str(w.message)), str(w.message)

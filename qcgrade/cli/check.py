@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -11,11 +13,13 @@ import click
 
 from ..checks import CHECKS
 from ..errors import InputError
-from ..evidence import load_slice
-from ..files import decode, discover_sections, read_section, read_slice, slice_for
-from ..findings import Graded, Result, Ungraded, graded_only, ungraded_only
+from ..evidence import EvidenceSlice, load_slice
+from ..files import decode, discover_sections, read_bytes, read_section, read_slice, slice_for
+from ..findings import Graded, Report, Result, Ungraded, graded_only, ungraded_only
 from ..grader import grade
+from ..options import Options
 from ..render import RENDERERS, json_format
+from ..repair import Repaired, repair, suggest
 from .app import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, discard_stdout, emit, fail, friendly
 from .config import grading_options, resolve_options
 from .options import output_option
@@ -29,10 +33,29 @@ from .output import check_writable, echo_error, write_output
 )
 @click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
 @output_option()
+@click.option(
+    "--suggest",
+    "suggest_repairs",
+    is_flag=True,
+    help="Show the repairs qcgrade knows for the findings (the card to cite, the id meant) in every format; off by default.",
+)
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Apply the unambiguous suggested repairs and rewrite each section file in place (only files that change, "
+    "atomically); the report is then of the repaired files. Implies --suggest.",
+)
 @grading_options
 @friendly
 def check(
-    paths: tuple[Path, ...], slice_path: Path | None, fmt: str, output: Path | None, config_path: Path | None, **flags: Any
+    paths: tuple[Path, ...],
+    slice_path: Path | None,
+    fmt: str,
+    output: Path | None,
+    suggest_repairs: bool,
+    fix: bool,
+    config_path: Path | None,
+    **flags: Any,
 ) -> None:
     """Grade section files (or directories of them; '-': stdin) against their evidence slices.
 
@@ -40,6 +63,13 @@ def check(
     UTF-8, no slice beside it, an invalid slice) is reported as an error in
     the output, in every format, and the rest are graded; the exit code is
     then 2.
+
+    --fix changes files, and only when asked: each section whose unambiguous
+    repairs leave fewer violations is rewritten in place (a temporary file
+    beside it, renamed over it, so a reader never sees half a file; a file
+    changed by someone else since it was read is left alone). Everything
+    outside the repaired spans stays byte for byte. stderr names each
+    rewritten file and what changed in it.
     """
     options, _ = resolve_options(config_path, **flags)
     check_writable(output, "--output")
@@ -50,8 +80,10 @@ def check(
             raise InputError("-: a section read from stdin needs --slice")
         if len(paths) > 1:
             raise InputError("-: stdin is one section; give it alone, not with other paths")
+        if fix:
+            raise InputError("-: --fix rewrites section files in place; a section read from stdin has no file (use --suggest)")
         text = decode("-", sys.stdin.buffer.read())
-        results.append(Graded("-", grade(text, evidence, options)))
+        results.append(Graded("-", _graded(text, evidence, options, suggest_repairs)))
     files = [p for p in paths if str(p) != "-"]
     # One file named on its own that cannot be graded is one line on stderr (exit 2);
     # in a folder or a list, a bad section is an error record beside the others.
@@ -67,7 +99,11 @@ def check(
         for path in found:
             try:
                 text = read_section(path)
-                results.append(Graded(str(path), grade(text, evidence or slice_for(path), options)))
+                used = evidence or slice_for(path)
+                if fix:
+                    results.append(Graded(str(path), _fixed(path, text, used, options).report))
+                else:
+                    results.append(Graded(str(path), _graded(text, used, options, suggest_repairs)))
             except InputError as exc:
                 if alone:
                     raise
@@ -88,6 +124,41 @@ def check(
             echo_error(f"qcgrade: error: {first.path}: {first.error}{more}")
         sys.exit(EXIT_BAD_INPUT)
     sys.exit(EXIT_PASSED if all(r.report.passed for r in graded_only(results)) else EXIT_VIOLATIONS)
+
+
+def _graded(text: str, evidence: EvidenceSlice, options: Options, with_repairs: bool) -> Report:
+    report = grade(text, evidence, options)
+    return suggest(report, evidence) if with_repairs else report
+
+
+def _fixed(path: Path, text: str, evidence: EvidenceSlice, options: Options) -> Repaired:
+    """Repair one section file in place when its repairs leave fewer violations; say what changed on stderr."""
+    repaired = repair(text, evidence, options)
+    if repaired.changed:
+        _replace_file(path, text, repaired.text)
+        counts: dict[str, int] = {}
+        for applied in repaired.applied:
+            counts[applied.finding.check] = counts.get(applied.finding.check, 0) + 1
+        detail = ", ".join(f"{check} {n}" for check, n in sorted(counts.items()))
+        changes = "; ".join(a.suggestion.message for a in repaired.applied)
+        echo_error(f"qcgrade: {path}: fixed {len(repaired.applied)} ({detail}): {changes}")
+    return repaired
+
+
+def _replace_file(path: Path, was: str, text: str) -> None:
+    """Write ``text`` over ``path`` atomically, unless the file no longer holds ``was``."""
+    target = path.resolve()  # a symbolic link keeps pointing at the repaired file
+    if read_bytes(target) != was.encode("utf-8"):
+        raise InputError(f"{path}: changed while it was being graded; not fixed")
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".qcgrade-fix")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(text.encode("utf-8"))
+        os.chmod(temporary, target.stat().st_mode & 0o7777)
+        os.replace(temporary, target)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise InputError(f"{path}: cannot rewrite: {exc.strerror or exc}") from None
 
 
 def _without_path(message: str, path: Path) -> str:

@@ -684,6 +684,15 @@ def _reading(section: Section, evidence: EvidenceSlice) -> _Reading:
     return reading
 
 
+def numeral_value(section: Section, evidence: EvidenceSlice, numeral: Numeral) -> Value | None:
+    """The value ``numeral`` states (scale, unit, period), read as the grounding checks read it.
+
+    For readers outside grounding (the suggested repairs of :mod:`qcgrade.repair`
+    ask which card states a bare number), so that there is one number reader.
+    """
+    return _reading(section, evidence).value(numeral, section)
+
+
 def citing_sentences(section: Section, evidence: EvidenceSlice) -> Iterator[CitingSentence]:
     """Sentences that cite a card or tag a metric, every marker of them resolving and vouching."""
     yield from _reading(section, evidence).citing

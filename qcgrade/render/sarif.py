@@ -11,6 +11,11 @@ the fingerprint hashes what a finding *is* (check, file, offending text and
 which occurrence of that text it is) and not where it sits: editing a line
 above a finding does not turn it into a new alert.
 
+A finding's suggested repairs (``check --suggest``) become the result's
+``fixes``, one per suggestion, each a replacement of a region of the section
+(an empty region inserts), so a code-scanning UI can offer them; the one
+``--fix`` applies says so in its ``properties`` (``applies``).
+
 A section that could not be graded is a ``toolExecutionNotification`` (level
 error, with its file) in the run's one invocation, whose
 ``executionSuccessful`` is then false: code scanning shows it as a tool
@@ -26,7 +31,8 @@ from typing import Any
 from urllib.parse import quote
 
 from ..checks import CHECKS, ListedCheck
-from ..findings import Finding, Graded, Result, Ungraded, graded_only, ungraded_only
+from ..findings import Finding, Graded, Result, Suggestion, Ungraded, graded_only, ungraded_only
+from ..spans import LineIndex
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "qcgrade/v1"
@@ -132,4 +138,31 @@ def _result(graded: Graded, finding: Finding, rule_index: dict[str, int], occurr
         result["ruleIndex"] = rule_index[finding.check]
     if finding.rule is not None:
         result["properties"] = {"rule": finding.rule}  # the reading or grounding rule that fired
+    if finding.suggestions and graded.report.text:
+        lines = LineIndex(graded.report.text)
+        result["fixes"] = [_fix(graded.path, suggestion, lines) for suggestion in finding.suggestions]
     return result
+
+
+def _fix(path: str, suggestion: Suggestion, lines: LineIndex) -> dict[str, Any]:
+    """A suggested repair as a SARIF fix: one replacement in the section file."""
+    start_line, start_column = lines.position(suggestion.start)
+    end_line, end_column = lines.position(suggestion.end)
+    deleted = {
+        "startLine": start_line,
+        "startColumn": start_column,
+        "endLine": end_line,
+        "endColumn": end_column,
+        "charOffset": suggestion.start,
+        "charLength": suggestion.end - suggestion.start,
+    }
+    return {
+        "description": {"text": suggestion.message},
+        "artifactChanges": [
+            {
+                "artifactLocation": {"uri": artifact_uri(path)},
+                "replacements": [{"deletedRegion": deleted, "insertedContent": {"text": suggestion.replacement}}],
+            }
+        ],
+        "properties": {"applies": suggestion.applies},
+    }

@@ -9,7 +9,10 @@
 
 The first line keeps the ``path:line:col:`` shape editors and ``grep`` read;
 the excerpt under it (see :mod:`qcgrade.render.excerpt`) shows the offending
-text. A section that could not be graded is one ``path: error: ...`` line.
+text. A finding with suggested repairs (``check --suggest``) then has one
+``help:`` line each, marked when ``--fix`` applies it::
+
+      = help: cite [E001] (--fix applies this) A section that could not be graded is one ``path: error: ...`` line.
 ``render`` gives plain text (pipes, files, NO_COLOR); ``render_rich`` gives
 the same characters styled for a terminal: both are built from one list of
 styled pieces, so they cannot drift apart. rich stays inside this module,
@@ -77,7 +80,17 @@ def _finding(path: str, finding: Finding, text: str, index: LineIndex | None, gu
     pieces += [(f"  {' ' * gutter} | ", _GUTTER), (shown.marker, "bold red")]
     if finding.end_line > finding.line:
         pieces.append((f" ...continues to line {finding.end_line}", "red"))
-    pieces.append(("\n\n", None))
+    pieces.append(("\n", None))
+    pieces += _help(finding, gutter)
+    pieces.append(("\n", None))
+    return pieces
+
+
+def _help(finding: Finding, gutter: int) -> list[Piece]:
+    pieces: list[Piece] = []
+    for suggestion in finding.suggestions:
+        pieces += [(f"  {' ' * gutter} = ", _GUTTER), ("help:", "bold cyan"), (f" {suggestion.message}", None)]
+        pieces.append((" (--fix applies this)\n" if suggestion.applies else "\n", None))
     return pieces
 
 

@@ -14,20 +14,33 @@ and ``extra_logs`` carries the violation count, one count per check and
 ``qcgrade_slice_error``, the same keys for every sample. Tensors are float32
 torch tensors; where torch is not importable (outside a trainer) they are
 plain lists of floats. A sample whose label is not a usable slice scores 0.0
-with ``qcgrade_slice_error`` 1 and never raises.
+with ``qcgrade_slice_error`` 1 and never raises; OpenRLHF passes no row index,
+so the first few such samples are named by their prompt in a
+``RuntimeWarning`` each, and later ones counted (see
+:mod:`qcgrade.rewards.bad_rows`).
+
+OpenRLHF puts each ``extra_logs`` key into the sample's ``Experience.info``,
+averages it over the step's samples and logs it as ``train/<key>``
+(``train/qcgrade_bare_number``, ...; ``train/score`` is then the pass rate):
+see docs/integrations.md.
 """
 
 from __future__ import annotations
 
 import importlib
-import warnings
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from qcgrade.evidence import SliceError, slice_from_value
 from qcgrade.rewards.adapters import sample_stats, stat_keys
+from qcgrade.rewards.bad_rows import BadRows
 from qcgrade.rewards.base import Score, reward_number, score
+
+#: The samples this process could not grade (OpenRLHF calls from worker threads).
+BAD_ROWS = BadRows()
+#: Longest prompt excerpt a warning shows: the prompt is all that names a sample here.
+_PROMPT_SHOWN = 48
 
 RewardFunction = Callable[..., dict[str, Any]]
 
@@ -58,11 +71,15 @@ def _rewards(
     for index, query in enumerate(queries):
         prompt = prompts[index] if index < len(prompts) else ""
         label = labels[index] if index < len(labels) else None
-        result = _grade(query, prompt, label, tier2, grounding)
+        result = _grade(query, prompt, label, tier2, grounding, _where(index, len(queries), prompt))
         rewards.append(reward_number(result, shaped))
         passes.append(reward_number(result))
         for key, value in sample_stats(result, tier2, grounding).items():
             logs[key].append(float(value))
+    if len(queries) == 1:
+        BAD_ROWS.end_of_sample()  # how OpenRLHF calls: one sample per call, no step
+    else:
+        BAD_ROWS.end_of_batch("this batch")
     as_tensor = _tensor_factory()
     return {
         "rewards": as_tensor(rewards),
@@ -71,18 +88,26 @@ def _rewards(
     }
 
 
-def _grade(query: Any, prompt: Any, label: Any, tier2: bool, grounding: bool = False) -> Score | None:
+def _grade(query: Any, prompt: Any, label: Any, tier2: bool, grounding: bool, where: str) -> Score | None:
     if not isinstance(query, str):
         # Flagged like an unusable label: the sample has nothing to grade.
-        warnings.warn(f"qcgrade reward: query is {type(query).__name__}, not text; scoring 0.0", RuntimeWarning, stacklevel=4)
+        BAD_ROWS.row(where, f"query is {type(query).__name__}, not text; scoring 0.0", "no text")
         return None
     try:
         evidence = slice_from_value(label)
     except SliceError as exc:
-        # The warnings registry shows each distinct message once per call site.
-        warnings.warn(f"qcgrade reward: unusable label: {exc}; scoring 0.0", RuntimeWarning, stacklevel=4)
+        BAD_ROWS.row(where, f"unusable label: {exc}; scoring 0.0", "unusable label")
         return None
     return score(strip_prompt(query, prompt), evidence, tier2=tier2, grounding=grounding)
+
+
+def _where(index: int, count: int, prompt: Any) -> str:
+    """A bad sample as a person finds it: by its prompt (OpenRLHF passes no index), and its place in a batch."""
+    place = "a sample" if count == 1 else f"batch row {index}"
+    if isinstance(prompt, str) and prompt:
+        shown = prompt if len(prompt) <= _PROMPT_SHOWN else prompt[: _PROMPT_SHOWN - 3] + "..."
+        place += f" (prompt {shown!r})"
+    return place
 
 
 def strip_prompt(query: str, prompt: str) -> str:

@@ -22,19 +22,30 @@ row, and the fields a row lacks come back as ``None`` (dropped again here).
 
 A sample whose slice is missing or invalid scores 0.0 and never raises, so one
 bad row cannot stop a run; with ``return_dict=True`` it is flagged by
-``qcgrade_slice_error: 1`` with zero counts. Reward kwargs: ``tier2``,
+``qcgrade_slice_error: 1`` with zero counts. The first few such rows are
+named in a ``RuntimeWarning`` each, by ``extra_info["index"]`` (the dataset
+row, as verl's data recipes store it) where the row has one; later ones are
+counted (see :mod:`qcgrade.rewards.bad_rows`). Reward kwargs: ``tier2``,
 ``shaped`` (reward ``1 / (1 + violations)``), ``return_dict``.
+
+Where the keys land: verl stacks ``reward_extra_info`` into the batch, its
+validation metrics (``val-aux/<data_source>/qcgrade_<check>/mean@<n>``) and
+its rollout dumps (``trainer.rollout_data_dir``); its training step metrics
+carry only the reward (``critic/score/mean``), see docs/integrations.md.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from qcgrade.evidence import EvidenceSlice, SliceError, slice_from_value
 from qcgrade.rewards.adapters import sample_stats
+from qcgrade.rewards.bad_rows import BadRows
 from qcgrade.rewards.base import Score, reward_number, score
+
+#: The rows this process could not grade (verl's reward workers call from several threads).
+BAD_ROWS = BadRows()
 
 
 def compute_score(
@@ -50,7 +61,12 @@ def compute_score(
     **_ignored: Any,
 ) -> float | dict[str, Any]:
     """The reward of one response: a float, or a dict with ``score`` and per-check counts."""
-    result = _grade(solution_str, ground_truth, extra_info, tier2, grounding)
+    result = _grade(solution_str, ground_truth, extra_info, tier2, grounding, _where(extra_info, None))
+    BAD_ROWS.end_of_sample()
+    return _answer(result, tier2, shaped, return_dict, grounding)
+
+
+def _answer(result: Score | None, tier2: bool, shaped: bool, return_dict: bool, grounding: bool) -> float | dict[str, Any]:
     value = reward_number(result, shaped)
     if not return_dict:
         return value
@@ -74,42 +90,42 @@ def compute_score_batch(
     count = len(solution_strs)
     truths = list(ground_truths) if ground_truths is not None else [None] * count
     extras = list(extra_infos) if extra_infos is not None else [None] * count
-    return [
-        compute_score(
-            None,
-            solution,
-            truths[i] if i < len(truths) else None,
-            extras[i] if i < len(extras) else None,
-            tier2=tier2,
-            shaped=shaped,
-            return_dict=return_dict,
-            grounding=grounding,
-        )
-        for i, solution in enumerate(solution_strs)
-    ]
+    answers = []
+    for i, solution in enumerate(solution_strs):
+        extra = extras[i] if i < len(extras) else None
+        truth = truths[i] if i < len(truths) else None
+        result = _grade(solution, truth, extra, tier2, grounding, _where(extra, i))
+        answers.append(_answer(result, tier2, shaped, return_dict, grounding))
+    BAD_ROWS.end_of_batch("this batch")
+    return answers
 
 
-def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool, grounding: bool = False) -> Score | None:
+def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool, grounding: bool, where: str) -> Score | None:
     raw = ground_truth
     if _empty(raw) and isinstance(extra_info, dict):
         raw = extra_info.get("slice")
     if _empty(raw):
-        _warn("no slice in ground_truth or extra_info['slice']")
+        BAD_ROWS.row(where, "no slice in ground_truth or extra_info['slice']; scoring 0.0", "no slice")
         return None
     if not isinstance(solution, str):
-        _warn(f"solution_str is {type(solution).__name__}, not text")
+        BAD_ROWS.row(where, f"solution_str is {type(solution).__name__}, not text; scoring 0.0", "no text")
         return None
     try:
         evidence: EvidenceSlice = slice_from_value(raw)
     except SliceError as exc:
-        _warn(f"unusable slice: {exc}")
+        BAD_ROWS.row(where, f"unusable slice: {exc}; scoring 0.0", "unusable slice")
         return None
     return score(solution, evidence, tier2=tier2, grounding=grounding)
 
 
-def _warn(problem: str) -> None:
-    # The warnings registry shows each distinct message once per call site.
-    warnings.warn(f"qcgrade reward: {problem}; scoring 0.0", RuntimeWarning, stacklevel=4)
+def _where(extra_info: Any, batch_row: int | None) -> str:
+    """A bad row as a person finds it: its dataset index (``extra_info["index"]``), else its place in the batch."""
+    index = extra_info.get("index") if isinstance(extra_info, dict) else None
+    if index is not None:
+        return f"dataset row {index}" + (f" (batch row {batch_row})" if batch_row is not None else "")
+    if batch_row is not None:
+        return f"batch row {batch_row}"
+    return "a row without extra_info['index']"
 
 
 def _empty(value: Any) -> bool:
