@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from qcgrade.auditing import audit, audit_page, retirement_curve, simulation_page
+from qcgrade.auditing import audit, retirement_curve
 from qcgrade.auditing.items import corpus_entries
 from qcgrade.auditing.measure import rate
 from qcgrade.cli import main
 from qcgrade.curator.curve import JudgePoint
 from qcgrade.curator.simulate import simulate
 from qcgrade.curator.stats import wilson_interval
-from qcgrade.render.audit_html import at_risk_from
+from qcgrade.render.audit_html import at_risk_from, audit_page, simulation_page
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 ENTRIES = [e for e in corpus_entries(FIXTURES) if e.id in ("brinewave-lines/s1", "voltaris-cells/s2")]

@@ -17,10 +17,11 @@ from browser import Browser, find_browser
 
 from helpers import FIXTURES
 from qcgrade import grade
-from qcgrade.auditing import audit, audit_page, retirement_curve, simulation_page
+from qcgrade.auditing import audit, retirement_curve
 from qcgrade.auditing.items import corpus_entries
 from qcgrade.curator.curve import JudgePoint
 from qcgrade.curator.simulate import simulate
+from qcgrade.render.audit_html import audit_page, simulation_page
 
 BROWSER = find_browser()
 pytestmark = [

@@ -29,8 +29,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..errors import JudgeError
 from ..files import InputError
-from .judges import JudgeError, Span, Verdict
+from .protocol import Span, Verdict
 
 USER_MARKER = "<!-- user -->"
 PLACEHOLDERS = ("section", "slice")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..auditing.report import AuditReport, ClassRate, Rate
+from ..auditing.report import RULE, AuditReport, ClassRate, Rate
 
 
 def _f(value: float | None, digits: int = 3) -> str:
@@ -145,8 +145,6 @@ def composite_lines(report: AuditReport) -> list[str]:
     rows = composite_rows(report)
     if report.composite is None or not rows:
         return []
-    from ..auditing.composite import RULE
-
     table = [COMPOSITE_HEADER, *rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(COMPOSITE_HEADER))]
     out = [f"composite ({RULE}), on the same items:"]
