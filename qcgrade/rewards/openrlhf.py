@@ -26,42 +26,54 @@ from functools import lru_cache
 from typing import Any
 
 from qcgrade.evidence import SliceError, slice_from_value
-from qcgrade.rewards.adapters import sample_stats, stat_keys
+from qcgrade.options import Options
+from qcgrade.rewards.adapters import ConfigPath, reward_options, sample_stats, stat_keys
 from qcgrade.rewards.base import Score, reward_number, score
 
 RewardFunction = Callable[..., dict[str, Any]]
 
 
-def make_reward_func(tier2: bool = False, *, shaped: bool = False, grounding: bool = False) -> RewardFunction:
-    """A ``reward_func`` with options; bind it at module level in your reward file."""
+def make_reward_func(
+    tier2: bool | None = None, *, shaped: bool = False, grounding: bool | None = None, config: ConfigPath | None = None
+) -> RewardFunction:
+    """A ``reward_func`` with options; bind it at module level in your reward file.
+
+    ``config`` grades with a project's configuration file (as ``qcgrade check
+    --config FILE``), read here, once; ``tier2``/``grounding`` override it.
+    Without ``config`` no file is read.
+    """
+    options = reward_options(config, tier2, grounding)
 
     def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
-        return _rewards(queries, prompts, labels, tier2, shaped, grounding)
+        return _rewards(queries, prompts, labels, options, shaped)
 
-    reward_func.__doc__ = f"qcgrade reward for OpenRLHF (tier2={tier2}, shaped={shaped}, grounding={grounding})."
+    source = f", config={str(config)!r}" if config is not None else ""
+    reward_func.__doc__ = (
+        f"qcgrade reward for OpenRLHF (tier2={options.tier2}, shaped={shaped}, grounding={options.grounding}{source})."
+    )
     return reward_func
 
 
 def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
     """The tier-1 binary reward, in the shape OpenRLHF expects."""
-    return _rewards(queries, prompts, labels, False, False)
+    return _rewards(queries, prompts, labels, reward_options(), False)
 
 
 def _rewards(
-    queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], tier2: bool, shaped: bool, grounding: bool = False
+    queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], options: Options, shaped: bool
 ) -> dict[str, Any]:
     rewards: list[float] = []
     passes: list[float] = []
-    logs: dict[str, list[float]] = {key: [] for key in stat_keys(tier2, grounding)}
+    logs: dict[str, list[float]] = {key: [] for key in stat_keys(options)}
     prompts = () if prompts is None else prompts
     labels = () if labels is None else labels
     for index, query in enumerate(queries):
         prompt = prompts[index] if index < len(prompts) else ""
         label = labels[index] if index < len(labels) else None
-        result = _grade(query, prompt, label, tier2, grounding)
+        result = _grade(query, prompt, label, options)
         rewards.append(reward_number(result, shaped))
         passes.append(reward_number(result))
-        for key, value in sample_stats(result, tier2, grounding).items():
+        for key, value in sample_stats(result, options).items():
             logs[key].append(float(value))
     as_tensor = _tensor_factory()
     return {
@@ -71,7 +83,7 @@ def _rewards(
     }
 
 
-def _grade(query: Any, prompt: Any, label: Any, tier2: bool, grounding: bool = False) -> Score | None:
+def _grade(query: Any, prompt: Any, label: Any, options: Options) -> Score | None:
     if not isinstance(query, str):
         # Flagged like an unusable label: the sample has nothing to grade.
         warnings.warn(f"qcgrade reward: query is {type(query).__name__}, not text; scoring 0.0", RuntimeWarning, stacklevel=4)
@@ -82,7 +94,7 @@ def _grade(query: Any, prompt: Any, label: Any, tier2: bool, grounding: bool = F
         # The warnings registry shows each distinct message once per call site.
         warnings.warn(f"qcgrade reward: unusable label: {exc}; scoring 0.0", RuntimeWarning, stacklevel=4)
         return None
-    return score(strip_prompt(query, prompt), evidence, tier2=tier2, grounding=grounding)
+    return score(strip_prompt(query, prompt), evidence, options)
 
 
 def strip_prompt(query: str, prompt: str) -> str:

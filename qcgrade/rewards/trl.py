@@ -22,20 +22,34 @@ from collections.abc import Mapping, Sequence, Sized
 from typing import Any
 
 from qcgrade.evidence import SliceError, slice_from_value
+from qcgrade.rewards.adapters import ConfigPath, reward_options
 from qcgrade.rewards.base import reward_number, score
 
 
 class RewardFunc:
     """qcgrade as a TRL reward function; build it with :func:`make_reward_func`."""
 
-    def __init__(self, slice_column: str = "slice", tier2: bool = False, shaped: bool = False, grounding: bool = False) -> None:
+    def __init__(
+        self,
+        slice_column: str = "slice",
+        tier2: bool | None = None,
+        shaped: bool = False,
+        grounding: bool | None = None,
+        config: ConfigPath | None = None,
+    ) -> None:
         self.slice_column = slice_column
-        self.tier2 = tier2
         self.shaped = shaped
-        self.grounding = grounding
+        self.config = config
+        # Read once, here: a bad configuration fails when the trainer is built, not mid-run.
+        self.options = reward_options(config, tier2, grounding)
+        self.tier2 = self.options.tier2
+        self.grounding = self.options.grounding
         # TRL logs rewards under this name (rewards/<name>/mean ...).
         self.__name__ = (
-            "qcgrade" + ("_tier2" if tier2 else "") + ("_grounding" if grounding else "") + ("_shaped" if shaped else "")
+            "qcgrade"
+            + ("_tier2" if self.tier2 else "")
+            + ("_grounding" if self.grounding else "")
+            + ("_shaped" if shaped else "")
         )
         self._warned = False
 
@@ -71,7 +85,7 @@ class RewardFunc:
                 self._warn(f"row {index}: unusable slice in column {self.slice_column!r}: {exc}")
                 rewards.append(None)
                 continue
-            rewards.append(reward_number(score(text, evidence, tier2=self.tier2, grounding=self.grounding), self.shaped))
+            rewards.append(reward_number(score(text, evidence, self.options), self.shaped))
         return rewards
 
     def _warn(self, message: str) -> None:
@@ -81,20 +95,29 @@ class RewardFunc:
 
     def __repr__(self) -> str:
         extra = ", grounding=True" if self.grounding else ""
+        extra += f", config={str(self.config)!r}" if self.config is not None else ""
         return f"RewardFunc(slice_column={self.slice_column!r}, tier2={self.tier2}, shaped={self.shaped}{extra})"
 
 
 def make_reward_func(
-    slice_column: str = "slice", tier2: bool = False, *, shaped: bool = False, grounding: bool = False
+    slice_column: str = "slice",
+    tier2: bool | None = None,
+    *,
+    shaped: bool = False,
+    grounding: bool | None = None,
+    config: ConfigPath | None = None,
 ) -> RewardFunc:
     """A reward function for ``GRPOTrainer(reward_funcs=[...])``.
 
     ``slice_column`` names the dataset column that holds each row's slice;
     ``tier2`` adds the tier-2 disciplines; ``shaped`` returns
     ``1 / (1 + violations)`` instead of the binary pass; ``grounding`` adds
-    the tier-3 grounding checks.
+    the tier-3 grounding checks. ``config`` grades with a project's
+    configuration file (``pyproject.toml`` or ``qcgrade.toml``), as
+    ``qcgrade check --config FILE`` does; ``tier2``/``grounding`` given here
+    override it. Without ``config`` no file is read.
     """
-    return RewardFunc(slice_column, tier2, shaped, grounding)
+    return RewardFunc(slice_column, tier2, shaped, grounding, config)
 
 
 def completion_text(completion: Any) -> str | None:

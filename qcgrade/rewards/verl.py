@@ -23,7 +23,10 @@ row, and the fields a row lacks come back as ``None`` (dropped again here).
 A sample whose slice is missing or invalid scores 0.0 and never raises, so one
 bad row cannot stop a run; with ``return_dict=True`` it is flagged by
 ``qcgrade_slice_error: 1`` with zero counts. Reward kwargs: ``tier2``,
-``shaped`` (reward ``1 / (1 + violations)``), ``return_dict``.
+``grounding``, ``shaped`` (reward ``1 / (1 + violations)``), ``return_dict``,
+and ``config`` (a ``pyproject.toml`` or ``qcgrade.toml`` to grade with, read
+once per content; ``tier2``/``grounding`` override it; without it no file is
+read).
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from qcgrade.evidence import EvidenceSlice, SliceError, slice_from_value
-from qcgrade.rewards.adapters import sample_stats
+from qcgrade.options import Options
+from qcgrade.rewards.adapters import ConfigPath, reward_options, sample_stats
 from qcgrade.rewards.base import Score, reward_number, score
 
 
@@ -43,18 +47,20 @@ def compute_score(
     ground_truth: Any = None,
     extra_info: Any = None,
     *,
-    tier2: bool = False,
+    tier2: bool | None = None,
     shaped: bool = False,
     return_dict: bool = False,
-    grounding: bool = False,
+    grounding: bool | None = None,
+    config: ConfigPath | None = None,
     **_ignored: Any,
 ) -> float | dict[str, Any]:
     """The reward of one response: a float, or a dict with ``score`` and per-check counts."""
-    result = _grade(solution_str, ground_truth, extra_info, tier2, grounding)
+    options = reward_options(config, tier2, grounding)
+    result = _grade(solution_str, ground_truth, extra_info, options)
     value = reward_number(result, shaped)
     if not return_dict:
         return value
-    return {"score": value, **sample_stats(result, tier2, grounding)}
+    return {"score": value, **sample_stats(result, options)}
 
 
 def compute_score_batch(
@@ -63,10 +69,11 @@ def compute_score_batch(
     ground_truths: Iterable[Any] | None = None,
     extra_infos: Iterable[Any] | None = None,
     *,
-    tier2: bool = False,
+    tier2: bool | None = None,
     shaped: bool = False,
     return_dict: bool = False,
-    grounding: bool = False,
+    grounding: bool | None = None,
+    config: ConfigPath | None = None,
     **_ignored: Any,
 ) -> list[float | dict[str, Any]]:
     """:func:`compute_score` over a batch, for verl's ``batch`` reward manager (verl 0.6.x and earlier)."""
@@ -84,12 +91,13 @@ def compute_score_batch(
             shaped=shaped,
             return_dict=return_dict,
             grounding=grounding,
+            config=config,
         )
         for i, solution in enumerate(solution_strs)
     ]
 
 
-def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool, grounding: bool = False) -> Score | None:
+def _grade(solution: Any, ground_truth: Any, extra_info: Any, options: Options) -> Score | None:
     raw = ground_truth
     if _empty(raw) and isinstance(extra_info, dict):
         raw = extra_info.get("slice")
@@ -104,7 +112,7 @@ def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool, groun
     except SliceError as exc:
         _warn(f"unusable slice: {exc}")
         return None
-    return score(solution, evidence, tier2=tier2, grounding=grounding)
+    return score(solution, evidence, options)
 
 
 def _warn(problem: str) -> None:
