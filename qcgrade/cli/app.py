@@ -1,8 +1,9 @@
 """The command group and what every command shares: errors, exit codes, output.
 
-Exit codes: 0 passed, 1 violations, 2 bad input or usage (one line on stderr
-naming the file and the problem), 3 an injection that cannot apply,
-4 an internal error.
+Exit codes (docs/usage.md, "Exit codes", is the one list): 0 passed,
+1 violations, 2 bad input or usage (one line on stderr naming the file and
+the problem), 3 an injection that cannot apply, 4 an internal error, 5 an
+audit verdict at or past ``--fail-on``, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from .output import discard_stdout, write_output, write_rendered
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_PASSED, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
+#: ``qcgrade audit --fail-on``: the judge's verdict is that bad or worse (the report is still written).
+EXIT_VERDICT = 5
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
@@ -98,7 +101,8 @@ def emit(results: Sequence[Result], fmt: str, dest: Path | None = None) -> None:
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 passed, 1 violations, 2 bad input or usage (one line on stderr), "
-    "3 an injection that cannot apply, 4 an internal error (QCGRADE_DEBUG=1 shows the traceback)."
+    "3 an injection that cannot apply, 4 an internal error (QCGRADE_DEBUG=1 shows the traceback), "
+    "5 an audit verdict at or past --fail-on."
 )
 
 

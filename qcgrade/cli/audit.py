@@ -11,7 +11,8 @@ compares two (a corpus folder literally named ``compare`` is ``./compare``).
 Exit codes: 0 when the report is printed; 2 for bad input, when the judge's
 first ``--fail-fast`` calls all failed (no report: the judge's own standard
 error instead), and after printing the report when not one judge call
-succeeded (its rates and verdict then say nothing about the judge).
+succeeded (its rates and verdict then say nothing about the judge); 5 after
+printing the report when its verdict is at or past ``--fail-on``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import click
 from ..errors import InputError, JudgeUnusable
 from ..files import read_bytes
 from ..options import Options
-from .app import EXIT_BAD_INPUT, friendly
+from .app import EXIT_BAD_INPUT, EXIT_VERDICT, fail, friendly
 from .llm_options import build_judge, is_openai, llm_options
 from .options import (
     POSITIVE_SECONDS,
@@ -152,6 +153,13 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     is_flag=True,
     help="qcgrade's grader with the tier-3 grounding checks: as the judge (--judge qcgrade) or in --composite.",
 )
+@click.option(
+    "--fail-on",
+    metavar="VERDICT",
+    callback=lambda ctx, param, value: _verdict(value),
+    help="Exit 5 (after writing the report) when the judge's verdict is VERDICT or worse: "
+    "safe < starved < at-risk < blind-curator.",
+)
 @llm_options()
 @friendly
 def audit_run(
@@ -173,6 +181,7 @@ def audit_run(
     curve: bool,
     composite: bool,
     grounding: bool,
+    fail_on: str | None,
     **llm: Any,
 ) -> None:
     """Measure a judge's false-pass and false-fail rates on defects injected into CORPUS, and place it against the cliff.
@@ -245,6 +254,28 @@ def audit_run(
         # Nothing was scored: the rates and verdict above carry no information.
         first = report.judge_errors[0]
         raise InputError(f"--judge: every call failed ({len(report.items)} judge errors; first, {first.id}: {first.error})")
+    if fail_on is not None:
+        from ..curator.theory import at_least
+
+        if at_least(report.verdict, fail_on):
+            echo_error(f"qcgrade: audit verdict {report.verdict!r} is at or past --fail-on {fail_on.replace(' ', '-')}")
+            sys.exit(EXIT_VERDICT)
+
+
+def _verdict(value: str | None) -> str | None:
+    """``--fail-on``: a verdict as typed (``at-risk``, ``"at risk"``) -> its name; a bad one is exit 2."""
+    if value is None:
+        return None
+    from ..config import did_you_mean
+    from ..curator.theory import VERDICTS, verdict_name
+
+    try:
+        return verdict_name(value)
+    except ValueError:
+        typed = [v.replace(" ", "-") for v in reversed(VERDICTS)]
+        hint = did_you_mean(value.strip().lower().replace(" ", "-"), tuple(typed))
+        fail(f"--fail-on: unknown verdict {value!r}{hint}; verdicts, least severe first: {', '.join(typed)}")
+        return None
 
 
 def _run(
