@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -29,7 +30,7 @@ import click
 from ..errors import InputError, JudgeUnusable
 from ..files import read_bytes
 from ..options import Options
-from .app import EXIT_BAD_INPUT, EXIT_VERDICT, fail, friendly
+from .app import EXIT_BAD_INPUT, EXIT_VERDICT, CommandGroup, fail, friendly
 from .llm_options import build_judge, is_openai, llm_options
 from .options import (
     POSITIVE_SECONDS,
@@ -75,18 +76,35 @@ RUN_EPILOG = (
 class _RunCommand(click.Command):
     """The run: its usage line reads ``qcgrade audit [OPTIONS] [CORPUS]``, as users type it."""
 
+    #: Named in help and errors as its group (``qcgrade audit``), and not listed under it.
+    shown_as_parent = True
+
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         path = ctx.parent.command_path if ctx.parent is not None else ctx.command_path
         formatter.write_usage(path, " ".join(self.collect_usage_pieces(ctx)))
 
 
-class AuditGroup(click.Group):
+class AuditGroup(CommandGroup):
     """``audit`` runs an audit unless its first argument names a subcommand (``compare``)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or args[0] not in self.commands:
+            if args and _misspelt_subcommand(args[0], self.commands):
+                from ..config import did_you_mean
+
+                hint = did_you_mean(args[0], tuple(c for c in self.commands if c != RUN))
+                fail(f"audit: no such command or corpus {args[0]!r}{hint}; see 'qcgrade audit --help'")
             args = [RUN, *args]  # `qcgrade audit CORPUS --judge ...` and `qcgrade audit --help`
         return super().parse_args(ctx, args)
+
+
+def _misspelt_subcommand(word: str, commands: Iterable[str]) -> bool:
+    """``audit comapre a b``: no such corpus, and close to a subcommand's name."""
+    if word.startswith("-") or Path(word).exists():
+        return False
+    from ..config import did_you_mean
+
+    return bool(did_you_mean(word, tuple(c for c in commands if c != RUN)))
 
 
 def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
@@ -104,7 +122,7 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     return corpus
 
 
-@click.command(name=RUN, cls=_RunCommand, epilog=RUN_EPILOG)
+@click.command(name=RUN, cls=_RunCommand, epilog=RUN_EPILOG, short_help="Measure a judge against the retirement cliff.")
 @click.argument("corpus", required=False, type=click.Path(path_type=Path))
 @click.option(
     "--judge",
@@ -195,7 +213,8 @@ def audit_run(
     if items_path is not None:
         if corpus is not None or old_corpus is not None:
             raise InputError("--items replays a frozen item set: give it or a CORPUS, not both")
-        if defects is not None or seeds != 1:
+        given = click.get_current_context().get_parameter_source("seeds") == click.core.ParameterSource.COMMANDLINE
+        if defects is not None or given:
             raise InputError("--items: the item set fixes its seeds and defect classes; drop --seeds and --defects")
     corpus_path = None if items_path is not None else _corpus(corpus, old_corpus)
     reference = judge_spec.strip() == REFERENCE
@@ -326,7 +345,7 @@ def _stopped(exc: JudgeUnusable, fail_fast: int) -> NoReturn:
     sys.exit(EXIT_BAD_INPUT)
 
 
-@click.command(name="compare")
+@click.command(name="compare", short_help="Compare two audits on their shared items (McNemar).")
 @click.argument("first", metavar="A.json", type=click.Path(path_type=Path))
 @click.argument("second", metavar="B.json", type=click.Path(path_type=Path))
 @click.option(
@@ -360,7 +379,12 @@ def compare_command(first: Path, second: Path, signal: str, fmt: str, output: Pa
         write_output(output, audit_compare.render(result))
 
 
-@click.group(name="audit", cls=AuditGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    name="audit",
+    cls=AuditGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    short_help="Measure a judge's false-pass rate against the cliff.",
+)
 def audit() -> None:
     """Measure a judge against the retirement cliff; `audit compare` pairs two audits."""
 
@@ -369,7 +393,7 @@ audit.add_command(audit_run)
 audit.add_command(compare_command)
 
 
-@click.command(name="simulate")
+@click.command(name="simulate", short_help="Simulate the paper's curator under a corrupted judge.")
 @click.option("--rho-fp", type=RATE, help="False-pass rate of the judge channel (default: the audit's, else 0).")
 @click.option("--rho-pf", type=RATE, help="False-fail rate of the judge channel (default: the audit's, else 0).")
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Retirement margin: retire when 2p - 1 <= -tau.")

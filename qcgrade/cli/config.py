@@ -97,7 +97,7 @@ def resolve_options(config_path: Path | None = None, **flags: Any) -> tuple[Opti
     return configuration.resolve_options(config_path, overrides=overrides)
 
 
-@click.command(name="config")
+@click.command(name="config", short_help="Print the effective configuration and where it came from.")
 @grading_options
 @click.option("--format", "fmt", type=click.Choice(["toml", "json"]), default="toml", show_default=True)
 @friendly
