@@ -5,8 +5,9 @@ A judge answers one question per item: does this section pass? qcgrade accepts
 * a **command** (``"python my_judge.py"``), run once per item without a shell:
   one JSON object ``{"section": "...", "slice": {...}}`` on standard input;
   on standard output either a JSON object ``{"verdict": "pass"|"fail",
-  "spans": [[start, end], ...]}`` (``spans`` optional) or a first line
-  ``PASS``/``FAIL`` (anything may follow on later lines);
+  "spans": [[start, end], ...], "reason": "..."}`` (``spans`` and
+  ``reason`` optional) or a first line ``PASS``/``FAIL`` (later lines are
+  its reason); a reason is kept as the verdict's note, shown, never scored;
 * a **Python callable** ``(section_text, slice_dict) -> result``, plain or
   ``async``, where ``result`` is a ``bool`` (True = pass), a
   ``(bool, spans)`` pair, a dict shaped like the command's JSON output, a
@@ -50,7 +51,7 @@ from ..options import Options
 
 # The protocol lives a layer down (so the LLM judge can use it without importing this module);
 # its names stay importable from here, where callers have always found them.
-from .protocol import Judge, Span, Usage, Verdict, coerce, one_line, parse_output
+from .protocol import Judge, Span, Usage, Verdict, coerce, note_text, one_line, parse_output
 
 
 class ReferenceJudge(Judge):
@@ -71,7 +72,10 @@ class ReferenceJudge(Judge):
     async def judge(self, section: str, slice_: dict[str, Any], pool: Executor) -> Verdict:
         # In-process and fast: running it inline keeps the event loop simple.
         report = grade(section, slice_, self.options)
-        return Verdict(report.passed, tuple(sorted((f.start, f.end) for f in report.findings)))
+        spans = tuple(sorted((f.start, f.end) for f in report.findings))
+        # Its answer in words: the findings, one per line, as `qcgrade check` would name them.
+        note = note_text("\n".join(f"{f.line}:{f.column} {f.check}: {f.message}" for f in report.findings))
+        return Verdict(report.passed, spans, note=note)
 
 
 class CallableJudge(Judge):

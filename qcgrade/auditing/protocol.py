@@ -43,13 +43,28 @@ class Verdict:
 
     ``spans`` is None when the judge gave none (a span-less judge is not
     scored on localisation), else character offsets into the section text.
-    ``usage`` is bookkeeping (tokens, cost), not part of the answer, so two
-    verdicts that differ only in it are equal.
+    ``usage`` (tokens, cost) and ``note`` (the judge's own words on why, where
+    it gives any: a JSON ``"reason"``, the lines after ``PASS``/``FAIL``, an
+    LLM's flagged problems) are shown to people, not scored, so two verdicts
+    that differ only in them are equal.
     """
 
     passed: bool
     spans: tuple[Span, ...] | None = None
     usage: Usage | None = field(default=None, compare=False)
+    note: str | None = field(default=None, compare=False)
+
+
+#: The longest note kept with a verdict (a judge may explain at length; a report shows the start).
+NOTE_LIMIT = 2000
+
+
+def note_text(text: str | None) -> str | None:
+    """A judge's explanation as kept: stripped, at most :data:`NOTE_LIMIT` characters, None when empty."""
+    if text is None or not text.strip():
+        return None
+    text = text.strip()
+    return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 3] + "..."
 
 
 def one_line(text: str) -> str:
@@ -82,7 +97,10 @@ def _from_mapping(obj: Mapping[str, Any]) -> Verdict:
     word = obj.get("verdict")
     if not isinstance(word, str) or word.strip().lower() not in ("pass", "fail"):
         raise JudgeError(f'JSON output needs "verdict": "pass" or "fail", got {one_line(repr(word))}')
-    return Verdict(word.strip().lower() == "pass", read_spans(obj.get("spans")))
+    reason = obj.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise JudgeError(f'"reason" must be a string, got {type(reason).__name__}')
+    return Verdict(word.strip().lower() == "pass", read_spans(obj.get("spans")), note=note_text(reason))
 
 
 def parse_output(stdout: str) -> Verdict:
@@ -104,7 +122,8 @@ def parse_output(stdout: str) -> Verdict:
         return _from_mapping(obj)
     first = body.splitlines()[0].strip() if body else ""
     if first.upper() in ("PASS", "FAIL"):
-        return Verdict(first.upper() == "PASS")
+        rest = body.split("\n", 1)[1] if "\n" in body else None  # anything after the verdict line: its reason
+        return Verdict(first.upper() == "PASS", note=note_text(rest))
     if not body:
         raise JudgeError("printed nothing (expected PASS, FAIL or a JSON verdict)")
     raise JudgeError(f"unrecognised output {one_line(first)!r} (expected PASS, FAIL or a JSON verdict)")

@@ -146,7 +146,7 @@ class Theory:
 
 @dataclass(frozen=True, slots=True)
 class ItemResult:
-    """One judged item: its id, class, seed, the verdict (None on judge error), spans and the text's hash."""
+    """One judged item: its id, class, seed, the verdict (None on judge error), spans, the text's hash and the judge's note."""
 
     id: str
     source: str
@@ -157,11 +157,14 @@ class ItemResult:
     span_jaccard: float | None
     #: SHA-256 of the text the judge saw, so ``audit compare`` pairs only identical items.
     text_sha256: str | None = None
+    #: The judge's own words on its verdict, where it gave any (:attr:`.protocol.Verdict.note`).
+    note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "class": self.kind,
             "id": self.id,
+            "note": self.note,
             "seed": self.seed,
             "source": self.source,
             "span_jaccard": self.span_jaccard,
