@@ -110,6 +110,10 @@ EXIT_CODES_HELP = (
 )
 
 
+#: ``ctx.meta`` key of the arguments the command line was given (after the program name).
+ARGV = "qcgrade.argv"
+
+
 class _UsageLine(click.UsageError):
     """A usage error as every other error reads: ``qcgrade: error: ...`` on one line, exit 2."""
 
@@ -160,11 +164,17 @@ class CommandGroup(click.Group):
             raise _UsageLine(f"{_prefix(ctx)}no such command {name!r}{hint}; see '{_shown_path(ctx)} --help'", ctx)
         return super().resolve_command(ctx, args)
 
-    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        argv = list(args)
         try:
-            return super().make_context(*args, **kwargs)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
             raise one_line(exc) from None
+        if parent is None:
+            ctx.meta[ARGV] = argv  # the command line as given, for reports that record how they were made
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sys
 from collections.abc import Iterable
@@ -30,7 +31,7 @@ import click
 from ..errors import InputError, JudgeUnusable
 from ..files import read_bytes
 from ..options import Options
-from .app import EXIT_BAD_INPUT, EXIT_VERDICT, CommandGroup, fail, friendly
+from .app import ARGV, EXIT_BAD_INPUT, EXIT_VERDICT, CommandGroup, fail, friendly
 from .llm_options import build_judge, is_openai, llm_options
 from .options import (
     POSITIVE_SECONDS,
@@ -162,6 +163,11 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
 @html_option("Also write a self-contained HTML report ('-': stdout).")
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
 @click.option(
+    "--timestamp",
+    is_flag=True,
+    help="Say in the HTML report when the audit ran (off by default: the same audit gives the same bytes).",
+)
+@click.option(
     "--composite",
     is_flag=True,
     help="Also measure qcgrade's grader alone and the composite 'pass only if both pass', side by side.",
@@ -197,6 +203,7 @@ def audit_run(
     output: Path | None,
     html_path: Path | None,
     curve: bool,
+    timestamp: bool,
     composite: bool,
     grounding: bool,
     fail_on: str | None,
@@ -227,6 +234,8 @@ def audit_run(
     judge = build_judge(judge_spec, timeout, llm)
     if curve and html_path is None:
         raise InputError("--curve: the curve goes into the HTML report; give --html FILE too")
+    if timestamp and html_path is None:
+        raise InputError("--timestamp: the time goes into the HTML report; give --html FILE too")
     if html_path is not None and output is not None and str(html_path) == "-" and str(output) == "-":
         raise InputError("--html - and -o -: only one of them can be standard output")
     # Before the judge runs, not after an hour of calls.
@@ -244,9 +253,21 @@ def audit_run(
         from ..auditing.item_file import load_items
 
         source = load_items(items_path)  # checked item by item before the judge is asked anything
+    judged: list[Any] = []  # the items, for the HTML report's misjudged sections
     try:
         report = _run(
-            judge, source, seeds, tau, jobs, timeout, retries, fail_fast, cache_dir, chosen, grading if composite else None
+            judge,
+            source,
+            seeds,
+            tau,
+            jobs,
+            timeout,
+            retries,
+            fail_fast,
+            cache_dir,
+            chosen,
+            grading if composite else None,
+            judged.append,
         )
     except JudgeUnusable as exc:
         _stopped(exc, fail_fast)
@@ -256,11 +277,13 @@ def audit_run(
         raise InputError(f"{corpus_path}: no sections in the corpus")
     if html_path is not None:
         from ..curator.curve import judge_point_from_audit, retirement_curve
-        from ..render.audit_html import audit_page
+        from ..render.audit_html import RunDetails, audit_page
 
         point = judge_point_from_audit(json.dumps(report.to_dict()), "audit")
         sweep = retirement_curve(tau=tau, judge=point) if curve else None
-        write_output(html_path, audit_page(report, sweep))
+        run = RunDetails(_command_line(), _now() if timestamp else None)
+        items = judged[0].items if judged else None
+        write_output(html_path, audit_page(report, sweep, items=items, run=run))
     html_on_stdout = html_path is not None and str(html_path) == "-"
     if not html_on_stdout or output is not None:
         from ..render import audit_text
@@ -297,6 +320,18 @@ def _verdict(value: str | None) -> str | None:
         return None
 
 
+def _command_line() -> str | None:
+    """The command as typed (``qcgrade audit ...``), whatever the program was called, for the report."""
+    argv = click.get_current_context().meta.get(ARGV)
+    return None if argv is None else shlex.join(["qcgrade", *argv])
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
 def _run(
     judge: Any,
     source: Any,
@@ -309,11 +344,18 @@ def _run(
     cache_dir: Path | None,
     defects: list[str] | None,
     composite: Options | None,
+    on_items: Any,
 ) -> Any:
     from ..auditing.item_file import ItemSet
     from ..auditing.run import audit as run_audit
 
     replay = isinstance(source, ItemSet)
+
+    def items_ready(item_set: Any) -> None:
+        on_items(item_set)
+        if advance:
+            advance(0, total=len(item_set.items))
+
     with progress_bar("judging", None) as advance:
         return run_audit(
             judge,
@@ -327,7 +369,7 @@ def _run(
             cache=cache_dir,
             defects=defects,
             composite=composite,
-            on_items=(lambda item_set: advance(0, total=len(item_set.items))) if advance else None,
+            on_items=items_ready,
             on_outcome=(lambda _index, _outcome: advance(1)) if advance else None,
         )
 
