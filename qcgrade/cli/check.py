@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..checks import CHECKS, Check
+from ..checks import CHECKS
 from ..errors import InputError
 from ..evidence import load_slice
 from ..files import decode, discover_sections, read_section, read_slice, slice_for
@@ -118,15 +118,14 @@ def list_checks(names: tuple[str, ...]) -> None:
         if name not in by_name:
             hint = did_you_mean(name, tuple(by_name))
             raise InputError(f"checks: unknown check {name!r}{hint}; known checks: {', '.join(by_name)}")
-    pages = [check_page(by_name[name]) for name in dict.fromkeys(names)]
+    pages = [check_page(by_name[name].name, by_name[name].tier, by_name[name].doc) for name in dict.fromkeys(names)]
     write_output(None, "\n".join(pages))
 
 
-def check_page(check: Check) -> str:
+def check_page(name: str, tier: int, doc: str) -> str:
     """A check's documentation as ``qcgrade checks NAME`` prints it: name and tier, then its docstring."""
     tiers = {1: "tier 1, the paper's QC reward", 2: "tier 2 (--tier2)", 3: "tier 3, grounding (--grounding)"}
-    body = inspect.cleandoc(check.doc)
-    return f"{check.name} ({tiers.get(check.tier, f'tier {check.tier}')})\n\n{body}\n"
+    return f"{name} ({tiers.get(tier, f'tier {tier}')})\n\n{inspect.cleandoc(doc)}\n"
 
 
 @click.command(short_help="Grade the bundled example: a clean section and a failing one.")
