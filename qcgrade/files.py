@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError, RowError
-from .evidence import EvidenceSlice, SliceError, json_error_text, load_slice
+from .evidence import EvidenceSlice, SliceError, json_error_text, load_slice, slice_from_value
 
 
 def read_bytes(path: Path) -> bytes:
@@ -128,7 +128,7 @@ def numbered_lines(lines: Iterable[bytes | str]) -> Iterator[tuple[int, bytes]]:
 
 
 def read_row(number: int, raw: bytes | str, base_dir: Path | str) -> Row:
-    """Decode, parse and validate one row; ``slice_path`` is relative to ``base_dir``.
+    """Decode, parse and validate one JSON line; ``slice_path`` is relative to ``base_dir``.
 
     Other keys are ignored, so dataset rows can be fed as they are. ``id`` is
     optional (``null`` counts as absent); when given it is a non-empty string
@@ -146,13 +146,28 @@ def read_row(number: int, raw: bytes | str, base_dir: Path | str) -> Row:
         raise RowError(str(exc)) from None
     if not isinstance(row, dict):
         raise RowError(f"expected a JSON object, got {json_type(row)}")
+    return row_from_fields(row, base_dir)
+
+
+def row_from_fields(row: Mapping[str, Any], base_dir: Path | str | None, *, dataset: bool = False) -> Row:
+    """Validate one row's fields (``id``, ``section``, ``slice`` or ``slice_path``). Raises :class:`RowError`.
+
+    The reader behind :func:`read_row` (``qcgrade batch``, corpus files) and
+    the Ray grader, so both accept the same rows and say the same about a bad
+    one. ``dataset`` is for rows out of dataset columns (Arrow, numpy,
+    pandas): there a null is how a row lacks a field, so ``None`` counts as
+    absent, and a slice may come as Arrow or numpy data. A relative
+    ``slice_path`` with no ``base_dir`` is an error, never a guess.
+    """
+    if dataset:
+        row = {key: value for key, value in row.items() if value is not None}
     row_id = _row_id(row.get("id"))
     section = row.get("section")
     if not isinstance(section, str):
         problem = "missing" if "section" not in row else f"expected a string, got {json_type(section)}"
         raise RowError(f"section: {problem}", row_id)
     try:
-        evidence = _row_slice(row, Path(base_dir))
+        evidence = _row_slice(row, None if base_dir is None else Path(base_dir), dataset)
     except RowError as exc:
         raise RowError(str(exc), row_id) from None
     return Row(row_id, section, evidence)
@@ -168,16 +183,16 @@ def _row_id(value: Any) -> str | int | None:
     raise RowError(f"id: expected a string or an integer, got {json_type(value)}")
 
 
-def _row_slice(row: dict[str, Any], base_dir: Path) -> EvidenceSlice:
+def _row_slice(row: Mapping[str, Any], base_dir: Path | None, dataset: bool) -> EvidenceSlice:
     has_slice, has_path = "slice" in row, "slice_path" in row
     if has_slice == has_path:
         raise RowError("give exactly one of slice and slice_path" if has_slice else "slice: missing (give slice or slice_path)")
     if has_slice:
         value = row["slice"]
-        if not isinstance(value, (dict, str)):
+        if not dataset and not isinstance(value, (dict, str)):
             raise RowError(f"slice: expected an object or JSON text, got {json_type(value)}")
         try:
-            return load_slice(value)
+            return slice_from_value(value) if dataset else load_slice(value)
         except SliceError as exc:
             raise RowError(f"slice: {exc}") from None
         except (ValueError, RecursionError) as exc:  # JSON text past Python's parsing limits
@@ -186,7 +201,9 @@ def _row_slice(row: dict[str, Any], base_dir: Path) -> EvidenceSlice:
     if not isinstance(path, str) or not path:
         got = "an empty string" if path == "" else json_type(path)
         raise RowError(f"slice_path: expected a file path, got {got}")
-    resolved = base_dir / path
+    if base_dir is None and not Path(path).is_absolute():
+        raise RowError(f"slice_path: {path} is relative, and no folder was given to resolve it (base_dir=)")
+    resolved = Path(path) if base_dir is None else base_dir / path
     try:
         stat = resolved.stat()
         return _slice_file(str(resolved), stat.st_mtime_ns, stat.st_size)

@@ -373,3 +373,54 @@ def test_cli_audit_with_the_example_judge_and_a_python_placeholder(tmp_path: Pat
     assert first["judge"] == "qcgrade example judge"
     assert first["rho_fp"] == second["rho_fp"] and first["per_class"] == second["per_class"]
     assert first["per_class"]["orphan_citation"]["flag_rate"] == 1.0
+
+
+# --- the judge's own words: kept with the verdict, never scored ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "note"),
+    [
+        ("PASS", None),
+        ("FAIL\nthe TL;DR is missing\n  and 30% is uncited  \n", "the TL;DR is missing\n  and 30% is uncited"),
+        ('{"verdict": "fail", "reason": "no TL;DR"}', "no TL;DR"),
+        ('{"verdict": "pass", "reason": "   "}', None),
+        ({"verdict": "fail", "reason": "x" * 5000}, "x" * 1997 + "..."),
+    ],
+)
+def test_a_judges_reason_is_its_note(value: Any, note: str | None) -> None:
+    verdict = coerce(value)
+    assert verdict.note == note
+    assert verdict == Verdict(verdict.passed, verdict.spans)  # notes are not part of the answer's equality
+
+
+def test_a_reason_that_is_not_text_is_a_judge_error() -> None:
+    with pytest.raises(JudgeError, match='"reason" must be a string'):
+        parse_output('{"verdict": "pass", "reason": 3}')
+
+
+def test_an_llm_answers_problems_are_its_note() -> None:
+    from qcgrade.auditing.prompt import parse_answer
+
+    section = "Revenue grew 30% last year.\nMargins fell.\n"
+    content = (
+        '{"flagged": [{"quote": "30%", "problem": "no citation"}, {"quote": "Margins  fell", "problem": ""}], "verdict": "FAIL"}'
+    )
+    verdict = parse_answer(content, section)
+    assert verdict.note == '"30%": no citation\n"Margins fell"'
+    assert verdict.spans == ((13, 16), (28, 40))
+
+
+def test_the_reference_judge_says_what_it_found() -> None:
+    verdict = asyncio.run(ReferenceJudge().judge("Revenue grew 30% [E9].\n", SLICE, None))  # type: ignore[arg-type]
+    assert verdict.passed is False and verdict.note is not None
+    assert "1:19 orphan_citation: citation [E9] names no card of slice 's1'" in verdict.note.splitlines()
+
+
+def test_the_cache_keeps_the_note(tmp_path: Path) -> None:
+    cache = VerdictCache(tmp_path)
+    cache.put("k" * 64, "judge", Verdict(False, ((0, 3),), note="why <not>"))
+    assert cache.get("k" * 64) == Verdict(False, ((0, 3),))
+    assert cache.get("k" * 64).note == "why <not>"  # type: ignore[union-attr]
+    cache.put("j" * 64, "judge", Verdict(True))
+    assert cache.get("j" * 64).note is None  # type: ignore[union-attr]

@@ -17,10 +17,11 @@ from browser import Browser, find_browser
 
 from helpers import FIXTURES
 from qcgrade import grade
-from qcgrade.auditing import audit, audit_page, retirement_curve, simulation_page
+from qcgrade.auditing import audit, retirement_curve
 from qcgrade.auditing.items import corpus_entries
 from qcgrade.curator.curve import JudgePoint
 from qcgrade.curator.simulate import simulate
+from qcgrade.render.audit_html import RunDetails, audit_page, simulation_page
 
 BROWSER = find_browser()
 pytestmark = [
@@ -60,11 +61,14 @@ def png_width(path: Path) -> int:
 
 
 def pages() -> dict[str, str]:
-    report = audit(lambda text, slice_: grade(text, slice_).passed, ENTRIES, identity=LONG_NAME)
+    kept: list[Any] = []
+    report = audit(lambda text, slice_: grade(text, slice_).passed, ENTRIES, identity=LONG_NAME, on_items=kept.append)
     point = JudgePoint("judge", report.rho_fp.value, (report.rho_fp.ci_low, report.rho_fp.ci_high), report.rho_pf.value)
     curve = retirement_curve(tau=report.tau, judge=point, **QUICK)
+    page = audit_page(report, curve, items=kept[0].items, run=RunDetails(command=f"qcgrade audit corpus --judge '{LONG_NAME}'"))
+    assert '<pre class="section">' in page  # the misjudged items with their sections, measured open
     return {
-        "audit": audit_page(report, curve),
+        "audit": page.replace('<details class="item">', '<details class="item" open>'),
         "simulation": simulation_page(simulate(rho_fp=0.2, seed=1, **QUICK), curve),
     }
 

@@ -222,7 +222,7 @@ def test_cli_grades_in_order_with_slice_paths_relative_to_the_input_file(tmp_pat
     elsewhere.mkdir()
     code, out, err = invoke(["batch", str(source), "--output", str(tmp_path / "out.jsonl"), "--workers", "2"], elsewhere)
     assert code == 0, err
-    assert out == "graded 12 lines: 8 passed, 4 failed, 0 errors\n"
+    assert out == "" and err.endswith("graded 12 lines: 8 passed, 4 failed, 0 errors\n")  # after the deprecation line
     records = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in records] == [f"r{i}" for i in range(12)]
     assert [r["passed"] for r in records] == [i % 3 != 1 for i in range(12)]
@@ -233,9 +233,9 @@ def test_cli_grades_in_order_with_slice_paths_relative_to_the_input_file(tmp_pat
 def test_cli_exits_2_when_some_lines_were_errors_but_writes_every_line(tmp_path: Path) -> None:
     source = make_input(tmp_path, rows(4), extra=[b"{bad\n", b'{"id": "z", "section": "x"}\n'])
     out_file = tmp_path / "out.jsonl"
-    code, out, _ = invoke(["batch", str(source), "-o", str(out_file), "-j", "1"], tmp_path)
-    assert code == 2
-    assert out.startswith("graded 6 lines: 3 passed, 1 failed, 2 errors (first: line 5: invalid JSON")
+    code, out, err = invoke(["batch", str(source), "-o", str(out_file), "-j", "1"], tmp_path)
+    assert code == 2 and out == ""
+    assert err.startswith("graded 6 lines: 3 passed, 1 failed, 2 errors (first: line 5: invalid JSON")
     records = [json.loads(x) for x in out_file.read_text(encoding="utf-8").splitlines()]
     assert [r["line"] for r in records] == [1, 2, 3, 4, 5, 6]
     assert records[5] == {"id": "z", "line": 6, "error": "slice: missing (give slice or slice_path)"}
@@ -248,6 +248,18 @@ def test_cli_stdout_output_keeps_the_summary_on_stderr(tmp_path: Path) -> None:
     assert [json.loads(x)["id"] for x in out.splitlines()] == ["r0", "r1", "r2"]
     assert "unhedged_weak_card" in json.loads(out.splitlines()[0])["counts"]  # tier 2 ran
     assert err == "graded 3 lines: 2 passed, 1 failed, 0 errors\n"
+
+
+def test_cli_writes_to_stdout_unless_o_is_given(tmp_path: Path) -> None:
+    # As every other command: no -o, -o - and -o FILE write the same bytes.
+    source = make_input(tmp_path, rows(3))
+    default = invoke(["batch", str(source), "-j", "1"], tmp_path)
+    dash = invoke(["batch", str(source), "-j", "1", "-o", "-"], tmp_path)
+    assert default == dash
+    code, out, err = default
+    assert code == 0 and err == "graded 3 lines: 2 passed, 1 failed, 0 errors\n"
+    assert invoke(["batch", str(source), "-j", "1", "-o", "out.jsonl"], tmp_path)[:2] == (0, "")
+    assert (tmp_path / "out.jsonl").read_text(encoding="utf-8") == out
 
 
 def test_cli_reads_stdin(tmp_path: Path) -> None:

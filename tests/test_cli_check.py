@@ -124,7 +124,7 @@ def test_every_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:
 
 def test_usage_errors_exit_2() -> None:
     code, _, err = run("check")
-    assert code == 2 and "Missing argument" in err
+    assert code == 2 and err == "qcgrade: error: check: missing argument 'PATHS...'; see 'qcgrade check --help'\n"
     code, _, _ = run("check", str(CLEAN), "--format", "yaml")
     assert code == 2
 

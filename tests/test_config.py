@@ -80,7 +80,7 @@ def test_qcgrade_toml_wins_over_pyproject_in_the_same_directory(tmp_path: Path) 
     config = load_config(start=tmp_path)
     assert config.source == (tmp_path / "qcgrade.toml").resolve()
     assert config.options == Options(allow_years=True)  # no merging with the pyproject table
-    assert config.keys == {"allow_years"}
+    assert config.keys == {"allow-years"}  # keys as qcgrade spells them, whichever spelling the file used
 
 
 def test_search_walks_up_and_skips_pyproject_without_the_table(tmp_path: Path) -> None:
@@ -165,6 +165,7 @@ def test_config_command_shows_file_and_flag_overrides(tmp_path: Path) -> None:
     assert code == 0, err
     assert "pyproject.toml [tool.qcgrade]" in out.splitlines()[0]
     assert "# overridden by flags: ignore, tier2" in out
+    assert 'hedge-words = ["maybe"]' in out and "coverage-floor = 2" in out
     reloaded = parse_settings(helpers.tomllib.loads(out))
     assert reloaded == Options(tier2=False, hedge_words=("maybe",), coverage_floor=2, ignore=frozenset({"bare_number"}))
 
@@ -176,10 +177,10 @@ def test_config_command_json(tmp_path: Path) -> None:
     payload = json.loads(out)
     assert payload["source"] == str((tmp_path / "qcgrade.toml").resolve())
     assert payload["settings"]["select"] == ["bare_number", "orphan_citation"]
-    assert payload["settings"]["allow_years"] is True
-    assert payload["settings"]["hedge_words"] == list(DEFAULT_HEDGES)
+    assert payload["settings"]["allow-years"] is True
+    assert payload["settings"]["hedge-words"] == list(DEFAULT_HEDGES)
     assert payload["checks"] == ["orphan_citation", "bare_number"]  # canonical order
-    assert payload["overridden_by_flags"] == ["allow_years"]
+    assert payload["overridden_by_flags"] == ["allow-years"]
 
 
 @pytest.mark.parametrize(
@@ -285,3 +286,117 @@ def test_grounding_adds_the_tier3_checks_to_a_selection_like_tier2() -> None:
     chosen = [c.name for c in active_checks(Options(select=frozenset({"bare_number"}), grounding=True))]
     assert chosen == ["bare_number", *tier3]
     assert [c.name for c in active_checks(Options(select=frozenset({"bare_number"})))] == ["bare_number"]
+
+
+# --- extend, do not replace (ruff's select / extend-select) ------------------------------
+
+WEAK_SLICE = {
+    "section": "s1",
+    "cards": [{"id": "E001", "stance": "bull"}, {"id": "E003", "stance": "bear", "status": "weak"}],
+}
+# Hedged with a built-in hedge word ("likely"): passes tier 2 unless the built-ins are replaced.
+HEDGED = "Demand grew [E001]. A price war is likely a risk [E003].\n"
+
+
+def usage_config_example() -> dict:
+    """The [tool.qcgrade] example of docs/usage.md, parsed as a user would copy it."""
+    text = (helpers.ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+    block = text.split("## Configuration", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    return helpers.tomllib.loads(block)["tool"]["qcgrade"]
+
+
+def test_the_documented_example_keeps_the_built_in_hedges() -> None:
+    table = usage_config_example()
+    options = parse_settings(table, "docs/usage.md")
+    assert set(DEFAULT_HEDGES) <= set(options.hedge_words)
+    assert len(options.hedge_words) > len(DEFAULT_HEDGES)
+    # A sentence the built-in hedges pass still passes unhedged_weak_card with the documented policy.
+    assert grade(HEDGED, WEAK_SLICE, Options(tier2=True)).passed
+    report = grade(HEDGED, WEAK_SLICE, options.with_(tier2=True))
+    assert "unhedged_weak_card" in report.checks_run
+    assert "unhedged_weak_card" not in {f.check for f in report.findings}
+
+
+@pytest.mark.parametrize(
+    ("table", "hedges"),
+    [
+        ({"extend-hedge-words": ["plausibly"]}, (*DEFAULT_HEDGES, "plausibly")),
+        ({"extend_hedge_words": ["plausibly", "may"]}, (*DEFAULT_HEDGES, "plausibly")),  # no duplicates
+        ({"hedge-words": ["plausibly"]}, ("plausibly",)),
+        ({"hedge_words": ["plausibly"], "extend-hedge-words": ["maybe"]}, ("plausibly", "maybe")),
+        ({"hedge-words": []}, ()),
+    ],
+)
+def test_extend_adds_to_the_built_in_hedges_and_the_plain_key_replaces_them(table: dict, hedges: tuple) -> None:
+    assert parse_settings(table).hedge_words == hedges
+
+
+def test_replacing_the_hedges_is_what_fails_the_hedged_sentence() -> None:
+    replaced = parse_settings({"hedge-words": ["estimate", "reportedly", "may", "could", "suggests"], "tier2": True})
+    assert [f.check for f in grade(HEDGED, WEAK_SLICE, replaced).findings] == ["unhedged_weak_card"]
+    extended = parse_settings({"extend-hedge-words": ["plausibly"], "tier2": True})
+    assert grade(HEDGED, WEAK_SLICE, extended).passed
+
+
+@pytest.mark.parametrize(
+    ("table", "select", "ignore"),
+    [
+        (
+            {"extend-select": ["coverage_floor"]},
+            {"orphan_citation", "unregistered_metric", "bare_number", "broken_xref", "missing_tldr", "coverage_floor"},
+            set(),
+        ),
+        ({"select": ["bare_number"], "extend-select": ["coverage_floor"]}, {"bare_number", "coverage_floor"}, set()),
+        ({"extend-select": []}, {"orphan_citation", "unregistered_metric", "bare_number", "broken_xref", "missing_tldr"}, set()),
+        ({"extend-ignore": ["bare_number"]}, None, {"bare_number"}),
+        ({"ignore": ["bare_number"], "extend-ignore": ["missing_tldr"]}, None, {"bare_number", "missing_tldr"}),
+    ],
+)
+def test_extend_select_and_extend_ignore(table: dict, select: set | None, ignore: set) -> None:
+    options = parse_settings(table)
+    assert options.select == (frozenset(select) if select is not None else None)
+    assert options.ignore == frozenset(ignore)
+
+
+@pytest.mark.parametrize(
+    ("table", "needle"),
+    [
+        ({"extend-hedges": ["x"]}, "unknown key 'extend-hedges' (did you mean 'extend-hedge-words'?)"),
+        ({"extend_selct": ["bare_number"]}, "unknown key 'extend_selct' (did you mean 'extend_select'?)"),
+        ({"extend-tier2": True}, "unknown key 'extend-tier2'"),
+        ({"hedge_words": ["a"], "hedge-words": ["b"]}, "'hedge-words' and 'hedge_words' are the same key; give it once"),
+        ({"extend-select": ["bare_numbr"]}, "extend-select: unknown check 'bare_numbr' (did you mean 'bare_number'?)"),
+        ({"extend-hedge-words": "may"}, "extend-hedge-words: expected a list of strings, got a string"),
+    ],
+)
+def test_bad_extend_keys_are_one_line_errors(table: dict, needle: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_settings(table, "here.toml")
+    assert str(info.value).startswith("here.toml: ") and needle in str(info.value)
+
+
+def test_flags_extend_or_replace_the_file_by_the_same_rules(tmp_path: Path) -> None:
+    write(tmp_path / "qcgrade.toml", 'extend-hedge-words = ["plausibly"]\nextend-select = ["coverage_floor"]\n')
+    code, out, err = run(["config", "--format", "json", "--extend-hedge-words", "conceivably"], tmp_path)
+    assert code == 0, err
+    settings = json.loads(out)["settings"]
+    assert settings["hedge-words"] == [*DEFAULT_HEDGES, "plausibly", "conceivably"]
+    assert "coverage_floor" in settings["select"] and "bare_number" in settings["select"]
+    code, out, _ = run(["config", "--format", "json", "--hedge-words", "maybe", "--select", "bare_number"], tmp_path)
+    assert json.loads(out)["settings"]["hedge-words"] == ["maybe"]
+    assert json.loads(out)["settings"]["select"] == ["bare_number"]
+    code, out, _ = run(
+        ["config", "--format", "json", "--extend-select", "missing_stance", "--extend-ignore", "bare_number"], tmp_path
+    )
+    payload = json.loads(out)
+    assert {"coverage_floor", "missing_stance"} <= set(payload["settings"]["select"])
+    assert "bare_number" not in payload["checks"]
+    code, _, err = run(["config", "--extend-select", "coverage_flor"], tmp_path)
+    assert code == 2 and "--extend-select: unknown check 'coverage_flor' (did you mean 'coverage_floor'?)" in err
+
+
+def test_the_printed_configuration_loads_back_with_extensions_folded_in(tmp_path: Path) -> None:
+    write(tmp_path / "qcgrade.toml", 'extend-hedge-words = ["plausibly"]\nallow_years = true\n')
+    code, out, _ = run(["config"], tmp_path)
+    assert code == 0
+    assert parse_settings(helpers.tomllib.loads(out)) == load_config(start=tmp_path).options

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
 
@@ -281,3 +282,117 @@ def test_load_with_autoload_disabled(pytester: pytest.Pytester, monkeypatch: pyt
     write_section(pytester, "reports/s3.md", CLEAN)
     run(pytester).assert_outcomes()  # not loaded: nothing collected
     run(pytester, "-p", "qcgrade").assert_outcomes(passed=1)
+
+
+# --- one configuration: the plugin grades as `qcgrade check` does ------------------
+
+POLICY_SLICE = json.dumps(
+    {
+        "section": "s1",
+        "cards": [
+            {"id": "E001", "stance": "bull", "claim": "Revenue grew 30%.", "quote": "Revenue grew 30% in FY25."},
+            {"id": "E002", "stance": "bear", "status": "weak", "claim": "Churn may rise.", "quote": "Churn may rise."},
+        ],
+    }
+)
+# Each passes the defaults; one fails tier 2 (a weak card stated flatly), one grounding (30% quoted as 35%).
+UNHEDGED = "Revenue grew 30% [E001]. Churn will rise [E002].\n"
+MISQUOTED = "Revenue grew 35% [E001]. Churn may rise [E002].\n"
+PROJECT = '[tool.pytest.ini_options]\nqcgrade_sections = ["reports/*.md"]\n\n[tool.qcgrade]\ntier2 = true\ngrounding = true\n'
+
+
+def qcgrade_check(pytester: pytest.Pytester, *args: str) -> dict[str, bool]:
+    """``qcgrade check reports`` run where pytest runs: each section's verdict."""
+    from click.testing import CliRunner
+
+    from qcgrade.cli import main
+
+    assert Path.cwd() == pytester.path  # pytester works inside its folder, as a user would
+    result = CliRunner().invoke(main, ["check", "reports", "--format", "json", *args])
+    assert result.exit_code in (0, 1), result.stderr
+    return {Path(s["path"]).stem: s["passed"] for s in json.loads(result.stdout)["sections"]}
+
+
+def pytest_verdicts(result: pytest.RunResult) -> dict[str, bool]:
+    reports = result.reprec.getreports("pytest_runtest_logreport")  # type: ignore[attr-defined]
+    return {r.nodeid.rsplit("::", 1)[1]: r.passed for r in reports if r.when == "call"}
+
+
+def policy_project(pytester: pytest.Pytester, pyproject: str = PROJECT) -> None:
+    pytester.makepyprojecttoml(pyproject)
+    write_section(pytester, "reports/s1.md", UNHEDGED, slice_text=POLICY_SLICE)
+    write_section(pytester, "reports/s2.md", MISQUOTED, slice_text=POLICY_SLICE)
+    write_section(pytester, "reports/s3.md", "Revenue grew 30% [E001]. Churn may rise [E002].\n", slice_text=POLICY_SLICE)
+
+
+def test_one_pyproject_gives_pytest_and_check_the_same_verdicts(pytester: pytest.Pytester) -> None:
+    policy_project(pytester)
+    expected = {"s1": False, "s2": False, "s3": True}
+    assert qcgrade_check(pytester) == expected
+    result = run(pytester)
+    result.assert_outcomes(passed=1, failed=2)
+    assert pytest_verdicts(result) == expected
+    result.stdout.fnmatch_lines(["*reports/s1.md:1:*unhedged_weak_card*", "*reports/s2.md:1:*value_mismatch*"])
+    result.stdout.fnmatch_lines(["qcgrade: configuration from *pyproject.toml [[]tool.qcgrade[]]; checks: *value_mismatch*"])
+
+
+@pytest.mark.parametrize(
+    ("pytest_args", "check_args", "expected"),
+    [
+        (["--qcgrade-no-grounding"], ["--no-grounding"], {"s1": False, "s2": True, "s3": True}),
+        (["--qcgrade-no-tier2"], ["--no-tier2"], {"s1": True, "s2": False, "s3": True}),
+        (
+            ["--qcgrade-no-tier2", "--qcgrade-no-grounding"],
+            ["--no-tier2", "--no-grounding"],
+            {"s1": True, "s2": True, "s3": True},
+        ),
+    ],
+)
+def test_the_plugin_switches_override_the_configuration_like_the_flags(
+    pytester: pytest.Pytester, pytest_args: list[str], check_args: list[str], expected: dict[str, bool]
+) -> None:
+    policy_project(pytester)
+    assert qcgrade_check(pytester, *check_args) == expected
+    assert pytest_verdicts(run(pytester, *pytest_args)) == expected
+
+
+def test_grounding_switch_in_the_ini_and_on_the_command_line(pytester: pytest.Pytester) -> None:
+    policy_project(pytester, '[tool.pytest.ini_options]\nqcgrade_sections = ["reports/*.md"]\nqcgrade_grounding = true\n')
+    assert pytest_verdicts(run(pytester)) == {"s1": True, "s2": False, "s3": True}
+    assert pytest_verdicts(run(pytester, "--qcgrade-no-grounding")) == {"s1": True, "s2": True, "s3": True}
+    assert pytest_verdicts(run(pytester, "--qcgrade-tier2")) == {"s1": False, "s2": False, "s3": True}
+
+
+def test_an_explicit_configuration_file(pytester: pytest.Pytester) -> None:
+    policy_project(pytester)
+    (pytester.path / "ci").mkdir()
+    (pytester.path / "ci" / "strict.toml").write_text('select = ["bare_number"]\n', encoding="utf-8")
+    assert pytest_verdicts(run(pytester, "--qcgrade-config", "ci/strict.toml")) == {"s1": True, "s2": True, "s3": True}
+    assert qcgrade_check(pytester, "--config", "ci/strict.toml") == {"s1": True, "s2": True, "s3": True}
+
+
+def test_a_bad_configuration_stops_the_run_with_one_line(pytester: pytest.Pytester) -> None:
+    policy_project(
+        pytester, '[tool.pytest.ini_options]\nqcgrade_sections = ["reports/*.md"]\n\n[tool.qcgrade]\nextend-hedges = ["x"]\n'
+    )
+    result = run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*qcgrade: *pyproject.toml: unknown key 'extend-hedges' (did you mean 'extend-hedge-words'?)*"])
+
+
+def test_the_fixture_grades_with_the_project_configuration(pytester: pytest.Pytester) -> None:
+    pytester.makepyprojecttoml("[tool.qcgrade]\ngrounding = true\n")
+    pytester.makepyfile(
+        test_policy=f"""
+        SLICE = {POLICY_SLICE!r}
+
+        def test_misquoted(qcgrade_assert):
+            qcgrade_assert({MISQUOTED!r}, SLICE)
+
+        def test_misquoted_without_grounding(qcgrade_assert):
+            qcgrade_assert({MISQUOTED!r}, SLICE, grounding=False)
+        """
+    )
+    result = run(pytester)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*_ test_misquoted _*", "E*value_mismatch*"])

@@ -19,6 +19,7 @@ import pytest
 
 import helpers
 from qcgrade import Options, grade
+from qcgrade.scale.batch import grade_jsonl
 from qcgrade.scale.ray import OUTPUT_COLUMNS, Grader, grade_dataset, pool_for
 
 # Ray Data warns about its own deprecated settings when it pickles its context.
@@ -82,9 +83,9 @@ def test_rows_that_cannot_be_graded_are_marked_not_raised() -> None:
         "slice": [good["slice"], "{bad", None, good["slice"]],
     }
     out = Grader()(batch)
-    assert out["error"][0].startswith("section: expected a string")
+    assert out["error"][0] == "section: missing"  # a null in a column is how a dataset row lacks a field
     assert out["error"][1].startswith("slice: invalid JSON")
-    assert out["error"][2] == "slice: missing"
+    assert out["error"][2] == "slice: missing (give slice or slice_path)"
     assert [math.isnan(r) for r in out["reward"]] == [True, True, True, False]
     assert out["passed"] == [False, False, False, True]
 
@@ -96,7 +97,7 @@ def test_prefix_and_column_clashes() -> None:
         Grader()(batch)
     out = Grader(prefix="qc_")(batch)
     assert out["reward"] == [0.5] and out["qc_reward"] == [1.0]
-    with pytest.raises(KeyError, match="no 'text' column"):
+    with pytest.raises(KeyError, match="batch needs columns 'text' and 'slice' or 'slice_path'"):
         Grader(section_column="text")(batch)
 
 
@@ -137,6 +138,58 @@ def test_grader_on_numpy_pandas_and_arrow_batches_keeps_the_batch_type() -> None
         )
         == want
     )
+
+
+# --- the rows `qcgrade batch` reads, read the same way -------------------------------
+
+GOOD_SLICE = json.loads(PAIRS[0][1].read_text(encoding="utf-8"))
+GOOD_TEXT = PAIRS[0][0].read_text(encoding="utf-8")
+# Each row as a JSON line would hold it; keys a row lacks are nulls in a dataset's columns.
+ROWS: list[dict] = [
+    {"section": GOOD_TEXT, "slice_path": "s.json"},
+    {"section": GOOD_TEXT, "slice": json.dumps(GOOD_SLICE)},
+    {"slice": GOOD_SLICE},
+    {"section": 7, "slice": GOOD_SLICE},
+    {"section": GOOD_TEXT},
+    {"section": GOOD_TEXT, "slice": GOOD_SLICE, "slice_path": "s.json"},
+    {"section": GOOD_TEXT, "slice_path": "missing.json"},
+    {"section": GOOD_TEXT, "slice_path": ""},
+    {"section": GOOD_TEXT, "slice": "{bad"},
+    {"section": GOOD_TEXT, "slice": dict(GOOD_SLICE, cards=[dict(GOOD_SLICE["cards"][0], stance="up")])},
+    {"section": GOOD_TEXT + DEFECT, "slice_path": "s.json"},
+]
+
+
+def test_batch_and_the_grader_accept_the_same_rows_and_say_the_same(tmp_path: Path) -> None:
+    (tmp_path / "s.json").write_text(json.dumps(GOOD_SLICE), encoding="utf-8")
+    lines = [json.dumps(row) for row in ROWS]
+    from_batch = [json.loads(r.json) for r in grade_jsonl(lines, base_dir=tmp_path)]
+    columns = {key: [row.get(key) for row in ROWS] for key in ("section", "slice", "slice_path")}
+    out = Grader(base_dir=tmp_path)(columns)
+    assert [b.get("error", "") for b in from_batch] == out["error"]
+    assert [b.get("passed", False) for b in from_batch] == out["passed"]
+    assert out["error"][0] == out["error"][1] == "" and out["passed"][:2] == [True, True]
+    assert out["passed"][-1] is False and out["error"][-1] == ""
+    assert all(out["error"][2:-1])  # every bad row is an error, never a pass
+    assert "slice_path: " in out["error"][6] and "missing.json: no such file" in out["error"][6]
+
+
+def test_a_relative_slice_path_needs_a_folder(tmp_path: Path) -> None:
+    out = Grader()({"section": [GOOD_TEXT], "slice_path": ["s.json"]})
+    assert out["error"] == ["slice_path: s.json is relative, and no folder was given to resolve it (base_dir=)"]
+    (tmp_path / "s.json").write_text(json.dumps(GOOD_SLICE), encoding="utf-8")
+    assert Grader()({"section": [GOOD_TEXT], "slice_path": [str(tmp_path / "s.json")]})["error"] == [""]
+
+
+def test_the_grader_reads_a_configuration_file_when_given_one(tmp_path: Path) -> None:
+    policy = tmp_path / "qcgrade.toml"
+    policy.write_text('ignore = ["bare_number"]\n', encoding="utf-8")
+    batch = {"section": [GOOD_TEXT + DEFECT], "slice": [json.dumps(GOOD_SLICE)]}
+    assert Grader()(batch)["passed"] == [False]
+    assert Grader(config=policy)(batch)["passed"] == [True]
+    assert Grader({"extend-ignore": ["missing_tldr"]}, config=policy).options.ignore == {"bare_number", "missing_tldr"}
+    with pytest.raises(TypeError, match="config= with options as a mapping"):
+        Grader(Options(), config=policy)
 
 
 # --- on a local Ray cluster -------------------------------------------------------------
@@ -195,3 +248,19 @@ def test_map_batches_with_the_callable_class(ray_local: object, batch_format: st
         num_cpus=1,
     )
     assert by_id(finish_within(120, dataset.take_all)) == {row["id"]: expected(row, tier2=True) for row in rows}
+
+
+def test_grade_dataset_reads_the_bundled_jsonl_as_batch_does(ray_local: object) -> None:
+    ray = ray_local
+    source = helpers.FIXTURES / "sections.jsonl"
+    dataset = ray.data.read_json(str(source))  # rows with slice_path, relative to the file's folder
+    records = finish_within(180, grade_dataset(dataset, tier2=True, batch_size=8).take_all)
+    from_batch = {
+        (r := json.loads(line.json))["id"]: (r["passed"], r["reward"], len(r["violations"]), r["counts"])
+        for line in grade_jsonl(source.read_bytes().splitlines(), Options(tier2=True), base_dir=source.parent)
+    }
+    assert all(r["error"] == "" for r in records), [r["error"] for r in records if r["error"]][:3]
+    got = {
+        str(r["id"]): (bool(r["passed"]), float(r["reward"]), int(r["violation_count"]), json.loads(r["counts"])) for r in records
+    }
+    assert got == from_batch and len(got) == 37

@@ -10,17 +10,18 @@ cliff ``(1 - tau)/2`` it sits on.
 >>> report.rho_pf.value, report.verdict                # doctest: +SKIP
 (0.0, 'safe')
 
-Modules: :mod:`.judges` (the judge protocol), :mod:`.runner` (concurrency,
-retries), :mod:`.cache`, :mod:`.ground_truth` (clean sections and injected
-defects: the loop the audit's :mod:`.items` and the :mod:`.gate` share),
-:mod:`.measure` (rates and verdict), :mod:`.report`, :mod:`.text`,
-:mod:`.html` and :mod:`.svg` (output), :mod:`.curve` (the simulated curator).
+Modules: :mod:`.protocol` (what a judge is and answers), :mod:`.judges` (the
+ways to supply one), :mod:`.runner` (concurrency, retries), :mod:`.cache`,
+:mod:`.ground_truth` (clean sections and injected defects: the loop the
+audit's :mod:`.items` and the :mod:`.gate` share), :mod:`.measure` (rates and
+verdict), :mod:`.report` (the result as data), :mod:`.composite`. The audit
+is data; drawing it is :mod:`qcgrade.render` (``audit_text``, ``audit_html``),
+which imports this package and is never imported by it.
 """
 
 from __future__ import annotations
 
 from ..curator.curve import JudgePoint, RetirementCurve, judge_point_from_audit, retirement_curve
-from ..render.audit_html import audit_page, simulation_page
 from .items import AuditItem, CorpusEntry, build_items
 from .judges import (
     CallableJudge,
@@ -52,12 +53,10 @@ __all__ = [
     "Verdict",
     "audit",
     "audit_async",
-    "audit_page",
     "build_items",
     "coerce",
     "judge_point_from_audit",
     "make_judge",
     "parse_output",
     "retirement_curve",
-    "simulation_page",
 ]

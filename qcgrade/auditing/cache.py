@@ -26,8 +26,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..errors import JudgeError
 from ..files import InputError
-from .judges import JudgeError, Usage, Verdict, _spans
+from .protocol import Usage, Verdict, read_spans
 
 _FORMAT = 1
 
@@ -79,7 +80,13 @@ class VerdictCache:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
             if data.get("format") != _FORMAT or data.get("verdict") not in ("pass", "fail"):
                 return None
-            return Verdict(data["verdict"] == "pass", _spans(data.get("spans")), _usage(data.get("usage")))
+            note = data.get("note")
+            return Verdict(
+                data["verdict"] == "pass",
+                read_spans(data.get("spans")),
+                _usage(data.get("usage")),
+                note if isinstance(note, str) else None,
+            )
         except (OSError, ValueError, AttributeError, RecursionError, JudgeError):
             return None
 
@@ -91,6 +98,8 @@ class VerdictCache:
             "spans": [list(s) for s in verdict.spans] if verdict.spans is not None else None,
             "verdict": "pass" if verdict.passed else "fail",
         }
+        if verdict.note is not None:
+            record["note"] = verdict.note
         if verdict.usage is not None:
             u = verdict.usage
             record["usage"] = {

@@ -18,21 +18,19 @@ composite is never decided by qcgrade alone behind the judge's back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from ..grader import grade
 from ..options import Options
-from .judges import Verdict
+from .protocol import Verdict
+
+# The report's data types live in .report, which imports nothing from here.
+from .report import RULE, SIGNALS, AuditReport, CompositeReport, SignalSummary
 from .runner import Outcome
 
 if TYPE_CHECKING:
     from .items import AuditItem
-    from .report import AuditReport
-
-#: The three signals, in the order every output shows them.
-SIGNALS = ("judge", "qcgrade", "composite")
-RULE = "pass only if the judge and qcgrade both pass"
 
 
 def qcgrade_outcomes(items: Sequence[AuditItem], options: Options) -> list[Outcome]:
@@ -62,61 +60,6 @@ def composite_outcomes(judge: Sequence[Outcome], qcgrade: Sequence[Outcome]) -> 
         passed = j.verdict.passed and q.verdict.passed
         out.append(Outcome(Verdict(passed, None if passed else _combined_spans((j.verdict, q.verdict))), attempts=j.attempts))
     return out
-
-
-def _word(passed: bool | None) -> str | None:
-    return None if passed is None else ("pass" if passed else "fail")
-
-
-@dataclass(frozen=True)
-class SignalSummary:
-    """One signal's place against the cliff: the headline numbers of its own audit report."""
-
-    name: str
-    identity: str
-    report: AuditReport = field(repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        r = self.report
-        return {
-            "identity": self.identity,
-            "kappa": {"ci_high": r.kappa_ci[1], "ci_low": r.kappa_ci[0], "value": r.kappa},
-            "per_class": {name: rate.to_dict() for name, rate in sorted(r.per_class.items())},
-            "rho_fp": r.rho_fp.to_dict(),
-            "rho_fp_invisible": r.rho_fp_invisible.to_dict(),
-            "rho_fp_visible": r.rho_fp_visible.to_dict(),
-            "rho_pf": r.rho_pf.to_dict(),
-            "verdict": r.verdict,
-            "verdict_reason": r.verdict_reason,
-        }
-
-
-@dataclass(frozen=True)
-class CompositeReport:
-    """The judge, qcgrade and the composite side by side on the same items.
-
-    JSON (stable keys): ``rule``, ``qcgrade_options``, ``signals`` (``judge``,
-    ``qcgrade``, ``composite`` -> ``identity``, ``rho_fp``, ``rho_pf``,
-    ``rho_fp_visible``, ``rho_fp_invisible`` (each a rate with its Wilson
-    interval), ``kappa`` (with its interval), ``per_class``, ``verdict``,
-    ``verdict_reason``) and ``items`` (id -> the three verdicts).
-    """
-
-    signals: dict[str, SignalSummary]
-    options: dict[str, Any]
-    item_ids: tuple[str, ...] = field(repr=False)
-    verdicts: tuple[tuple[bool | None, bool | None, bool | None], ...] = field(repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "items": [
-                {"composite": _word(c), "id": ident, "judge": _word(j), "qcgrade": _word(q)}
-                for ident, (j, q, c) in zip(self.item_ids, self.verdicts, strict=True)
-            ],
-            "qcgrade_options": self.options,
-            "rule": RULE,
-            "signals": {name: self.signals[name].to_dict() for name in SIGNALS},
-        }
 
 
 def options_dict(options: Options) -> dict[str, Any]:
@@ -150,3 +93,15 @@ def composite_report(
     )
     signals = {name: SignalSummary(name, reports[name].judge, reports[name]) for name in SIGNALS}
     return CompositeReport(signals, options_dict(options), tuple(i.id for i in items), verdicts)
+
+
+__all__ = [
+    "RULE",
+    "SIGNALS",
+    "CompositeReport",
+    "SignalSummary",
+    "composite_outcomes",
+    "composite_report",
+    "options_dict",
+    "qcgrade_outcomes",
+]

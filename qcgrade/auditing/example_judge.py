@@ -14,9 +14,11 @@ The protocol, once per item:
 
 * standard input: one JSON object ``{"section": "<markdown>", "slice": {...}}``
   (the slice is the evidence slice of paper appendix A: cards, metrics, xref);
-* standard output: ``{"verdict": "pass"|"fail", "spans": [[start, end], ...]}``
-  (spans optional: character offsets of what is wrong, end exclusive), or
-  simply a first line ``PASS`` or ``FAIL``;
+* standard output: ``{"verdict": "pass"|"fail", "spans": [[start, end], ...],
+  "reason": "..."}`` (spans optional: character offsets of what is wrong, end
+  exclusive; reason optional: shown in the audit's HTML report, never
+  scored), or simply a first line ``PASS`` or ``FAIL`` (later lines are the
+  reason);
 * exit status 0. A non-zero status, a timeout or any other output is a judge
   error: qcgrade retries it (``--retries``) and reports it apart, never as a
   pass or a fail.

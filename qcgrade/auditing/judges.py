@@ -5,8 +5,9 @@ A judge answers one question per item: does this section pass? qcgrade accepts
 * a **command** (``"python my_judge.py"``), run once per item without a shell:
   one JSON object ``{"section": "...", "slice": {...}}`` on standard input;
   on standard output either a JSON object ``{"verdict": "pass"|"fail",
-  "spans": [[start, end], ...]}`` (``spans`` optional) or a first line
-  ``PASS``/``FAIL`` (anything may follow on later lines);
+  "spans": [[start, end], ...], "reason": "..."}`` (``spans`` and
+  ``reason`` optional) or a first line ``PASS``/``FAIL`` (later lines are
+  its reason); a reason is kept as the verdict's note, shown, never scored;
 * a **Python callable** ``(section_text, slice_dict) -> result``, plain or
   ``async``, where ``result`` is a ``bool`` (True = pass), a
   ``(bool, spans)`` pair, a dict shaped like the command's JSON output, a
@@ -39,143 +40,18 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import JudgeError, JudgeSetupError
-from ..evidence import json_error_text
 from ..grader import grade
 from ..options import Options
 
-Span = tuple[int, int]
-
-#: How much of unparseable output to quote back in an error message.
-_QUOTE = 60
-
-
-@dataclass(frozen=True, slots=True)
-class Usage:
-    """What one answer cost, as the server reported it (``cost`` only when it reports one)."""
-
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    total_tokens: int = 0
-    cost: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """A judge's answer: pass or fail, and optionally where the problems are.
-
-    ``spans`` is None when the judge gave none (a span-less judge is not
-    scored on localisation), else character offsets into the section text.
-    ``usage`` is bookkeeping (tokens, cost), not part of the answer, so two
-    verdicts that differ only in it are equal.
-    """
-
-    passed: bool
-    spans: tuple[Span, ...] | None = None
-    usage: Usage | None = field(default=None, compare=False)
-
-
-def _one_line(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= _QUOTE else flat[: _QUOTE - 3] + "..."
-
-
-def _spans(value: Any) -> tuple[Span, ...] | None:
-    if value is None:
-        return None
-    if not isinstance(value, (list, tuple)):
-        raise JudgeError(f"spans must be a list of [start, end] pairs, got {type(value).__name__}")
-    out: list[Span] = []
-    for pair in value:
-        ok = (
-            isinstance(pair, (list, tuple))
-            and len(pair) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in pair)
-            and 0 <= pair[0] <= pair[1]
-        )
-        if not ok:
-            raise JudgeError(f"bad span {_one_line(repr(pair))}: expected [start, end] with 0 <= start <= end")
-        out.append((pair[0], pair[1]))
-    return tuple(sorted(out))
-
-
-def _from_mapping(obj: Mapping[str, Any]) -> Verdict:
-    word = obj.get("verdict")
-    if not isinstance(word, str) or word.strip().lower() not in ("pass", "fail"):
-        raise JudgeError(f'JSON output needs "verdict": "pass" or "fail", got {_one_line(repr(word))}')
-    return Verdict(word.strip().lower() == "pass", _spans(obj.get("spans")))
-
-
-def parse_output(stdout: str) -> Verdict:
-    """Read a command judge's standard output (see the module docstring).
-
-    Verdict words are matched case-insensitively; blank lines before the
-    first line are ignored. Anything else raises :class:`JudgeError`.
-    """
-    body = stdout.strip()
-    if body.startswith("{"):
-        try:
-            obj = json.loads(body)
-        except json.JSONDecodeError as exc:
-            raise JudgeError(f"output is not valid JSON ({json_error_text(exc)})") from None
-        except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100k deep
-            raise JudgeError(f"output is not usable JSON ({_one_line(str(exc))})") from None
-        if not isinstance(obj, dict):
-            raise JudgeError("JSON output must be an object")
-        return _from_mapping(obj)
-    first = body.splitlines()[0].strip() if body else ""
-    if first.upper() in ("PASS", "FAIL"):
-        return Verdict(first.upper() == "PASS")
-    if not body:
-        raise JudgeError("printed nothing (expected PASS, FAIL or a JSON verdict)")
-    raise JudgeError(f"unrecognised output {_one_line(first)!r} (expected PASS, FAIL or a JSON verdict)")
-
-
-def coerce(result: Any) -> Verdict:
-    """Turn whatever a Python judge returned into a :class:`Verdict`."""
-    if isinstance(result, Verdict):
-        return result
-    if isinstance(result, bool):
-        return Verdict(result)
-    if isinstance(result, tuple) and len(result) == 2 and isinstance(result[0], bool):
-        return Verdict(result[0], _spans(result[1]))
-    if isinstance(result, Mapping):
-        return _from_mapping(result)
-    if isinstance(result, str):
-        return parse_output(result)
-    raise JudgeError(f"judge returned {type(result).__name__}; expected bool, (bool, spans), a verdict dict or 'PASS'/'FAIL'")
-
-
-class Judge:
-    """Base class: a named judge the runner can call concurrently.
-
-    ``identity`` names the judge in reports and in cache keys, so two judges
-    with the same identity must give the same answers.
-    """
-
-    identity: str = "judge"
-
-    async def judge(self, section: str, slice_: dict[str, Any], pool: Executor) -> Verdict:
-        raise NotImplementedError
-
-    def abort(self) -> None:
-        """Stop calls still in flight (the audit was interrupted); default: nothing to stop."""
-
-    async def start(self, jobs: int) -> None:
-        """Get ready for up to ``jobs`` concurrent calls; raise :class:`JudgeSetupError` if the judge is unusable."""
-
-    async def stop(self) -> None:
-        """Release what :meth:`start` acquired (connections); called once the calls are done."""
-
-    def describe(self) -> dict[str, Any] | None:
-        """Facts about the judge for the report's ``judge_info`` block (None: nothing to add)."""
-        return None
+# The protocol lives a layer down (so the LLM judge can use it without importing this module);
+# its names stay importable from here, where callers have always found them.
+from .protocol import Judge, Span, Usage, Verdict, coerce, note_text, one_line, parse_output
 
 
 class ReferenceJudge(Judge):
@@ -196,7 +72,10 @@ class ReferenceJudge(Judge):
     async def judge(self, section: str, slice_: dict[str, Any], pool: Executor) -> Verdict:
         # In-process and fast: running it inline keeps the event loop simple.
         report = grade(section, slice_, self.options)
-        return Verdict(report.passed, tuple(sorted((f.start, f.end) for f in report.findings)))
+        spans = tuple(sorted((f.start, f.end) for f in report.findings))
+        # Its answer in words: the findings, one per line, as `qcgrade check` would name them.
+        note = note_text("\n".join(f"{f.line}:{f.column} {f.check}: {f.message}" for f in report.findings))
+        return Verdict(report.passed, spans, note=note)
 
 
 class CallableJudge(Judge):
@@ -231,7 +110,7 @@ class CallableJudge(Judge):
             exc = raised.error
             if isinstance(exc, JudgeError):
                 raise exc from None
-            raise JudgeError(f"raised {type(exc).__name__}: {_one_line(str(exc))}") from None
+            raise JudgeError(f"raised {type(exc).__name__}: {one_line(str(exc))}") from None
         except asyncio.TimeoutError:
             # Only wait_for can get here: the judge's own TimeoutError arrives wrapped in _Raised.
             raise JudgeError(f"timed out after {self.timeout:g}s") from None
@@ -310,7 +189,7 @@ class CommandJudge(Judge):
         stderr = stderr_tail(err)
         if proc.returncode != 0:
             last = stderr.splitlines()[-1:] if stderr else []
-            detail = f": {_one_line(last[0])}" if last else ""
+            detail = f": {one_line(last[0])}" if last else ""
             raise JudgeError(f"exited with status {proc.returncode}{detail}", stderr)
         try:
             return parse_output(out.decode("utf-8"))
@@ -429,3 +308,29 @@ def make_judge(spec: Any, *, timeout: float | None = 60.0, identity: str | None 
     if callable(spec):
         return CallableJudge(spec, identity, timeout)
     raise TypeError(f"a judge must be a callable, a command string or 'qcgrade', got {type(spec).__name__}")
+
+
+__all__ = [
+    "EXAMPLE",
+    "OPENAI_PREFIX",
+    "PYTHON",
+    "REFERENCE",
+    "STDERR_BYTES",
+    "STDERR_LINES",
+    "CallableJudge",
+    "CommandJudge",
+    "Judge",
+    "JudgeError",
+    "JudgeSetupError",
+    "ReferenceJudge",
+    "Span",
+    "Usage",
+    "Verdict",
+    "coerce",
+    "command_argv",
+    "example_command",
+    "make_judge",
+    "openai_judge",
+    "parse_output",
+    "stderr_tail",
+]

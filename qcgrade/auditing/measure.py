@@ -164,6 +164,7 @@ def measure(
             spans=None if o.verdict is None else o.verdict.spans,
             span_jaccard=_item_jaccard(i, o),
             text_sha256=hashlib.sha256(i.text.encode("utf-8", "surrogatepass")).hexdigest(),
+            note=None if o.verdict is None else o.verdict.note,
         )
         for i, o in pairs
     )

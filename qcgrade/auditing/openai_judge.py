@@ -38,8 +38,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .judges import Judge, JudgeError, JudgeSetupError, Usage, Verdict
+from ..errors import JudgeError, JudgeSetupError
 from .prompt import ANSWER_SCHEMA, Prompt, load_prompt, parse_answer
+from .protocol import Judge, Usage, Verdict
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"

@@ -29,8 +29,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..errors import JudgeError
 from ..files import InputError
-from .judges import JudgeError, Span, Verdict
+from .protocol import Span, Verdict, note_text
 
 USER_MARKER = "<!-- user -->"
 PLACEHOLDERS = ("section", "slice")
@@ -210,4 +211,17 @@ def parse_answer(content: str, section: str) -> Verdict:
     word = obj.get("verdict")
     if not isinstance(word, str) or word.strip().upper() not in ("PASS", "FAIL"):
         raise JudgeError(f'answer needs "verdict": "PASS" or "FAIL", got {_quote(repr(word))}')
-    return Verdict(word.strip().upper() == "PASS", _flagged_spans(obj.get("flagged"), section))
+    flagged = obj.get("flagged")
+    return Verdict(word.strip().upper() == "PASS", _flagged_spans(flagged, section), note=_problems(flagged))
+
+
+def _problems(flagged: Any) -> str | None:
+    """The flagged quotes and problems as one note, one per line (already checked by ``_flagged_spans``)."""
+    if not isinstance(flagged, list):
+        return None
+    lines = []
+    for entry in flagged:
+        problem = entry.get("problem")
+        quote = " ".join(str(entry.get("quote", "")).split())
+        lines.append(f'"{quote}": {problem}' if isinstance(problem, str) and problem.strip() else f'"{quote}"')
+    return note_text("\n".join(lines))

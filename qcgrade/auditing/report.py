@@ -14,17 +14,14 @@ and ``judge_info`` only for judges that describe themselves (the OpenAI
 judge: ``kind``, ``model``, ``base_url_host``, ``prompt_sha256``, its
 sampling options and ``usage`` -- tokens and cost summed over the scored
 answers, cached ones included, so a resumed audit reports the same totals);
-``composite`` only with ``--composite`` (:class:`.composite.CompositeReport`).
+``composite`` only with ``--composite`` (:class:`CompositeReport`; :mod:`.composite` computes it).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .composite import CompositeReport
+from typing import Any
 
 # What the report lists as left out is what the shared loop left out.
 from .ground_truth import Inapplicable, Skipped
@@ -149,7 +146,7 @@ class Theory:
 
 @dataclass(frozen=True, slots=True)
 class ItemResult:
-    """One judged item: its id, class, seed, the verdict (None on judge error), spans and the text's hash."""
+    """One judged item: its id, class, seed, the verdict (None on judge error), spans, the text's hash and the judge's note."""
 
     id: str
     source: str
@@ -160,11 +157,14 @@ class ItemResult:
     span_jaccard: float | None
     #: SHA-256 of the text the judge saw, so ``audit compare`` pairs only identical items.
     text_sha256: str | None = None
+    #: The judge's own words on its verdict, where it gave any (:attr:`.protocol.Verdict.note`).
+    note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "class": self.kind,
             "id": self.id,
+            "note": self.note,
             "seed": self.seed,
             "source": self.source,
             "span_jaccard": self.span_jaccard,
@@ -255,4 +255,64 @@ class AuditReport:
             "theory": self.theory.to_dict(),
             "verdict": self.verdict,
             "verdict_reason": self.verdict_reason,
+        }
+
+
+#: The three signals, in the order every output shows them.
+SIGNALS = ("judge", "qcgrade", "composite")
+RULE = "pass only if the judge and qcgrade both pass"
+
+
+def _word(passed: bool | None) -> str | None:
+    return None if passed is None else ("pass" if passed else "fail")
+
+
+@dataclass(frozen=True)
+class SignalSummary:
+    """One signal's place against the cliff: the headline numbers of its own audit report."""
+
+    name: str
+    identity: str
+    report: AuditReport = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.report
+        return {
+            "identity": self.identity,
+            "kappa": {"ci_high": r.kappa_ci[1], "ci_low": r.kappa_ci[0], "value": r.kappa},
+            "per_class": {name: rate.to_dict() for name, rate in sorted(r.per_class.items())},
+            "rho_fp": r.rho_fp.to_dict(),
+            "rho_fp_invisible": r.rho_fp_invisible.to_dict(),
+            "rho_fp_visible": r.rho_fp_visible.to_dict(),
+            "rho_pf": r.rho_pf.to_dict(),
+            "verdict": r.verdict,
+            "verdict_reason": r.verdict_reason,
+        }
+
+
+@dataclass(frozen=True)
+class CompositeReport:
+    """The judge, qcgrade and the composite side by side on the same items.
+
+    JSON (stable keys): ``rule``, ``qcgrade_options``, ``signals`` (``judge``,
+    ``qcgrade``, ``composite`` -> ``identity``, ``rho_fp``, ``rho_pf``,
+    ``rho_fp_visible``, ``rho_fp_invisible`` (each a rate with its Wilson
+    interval), ``kappa`` (with its interval), ``per_class``, ``verdict``,
+    ``verdict_reason``) and ``items`` (id -> the three verdicts).
+    """
+
+    signals: dict[str, SignalSummary]
+    options: dict[str, Any]
+    item_ids: tuple[str, ...] = field(repr=False)
+    verdicts: tuple[tuple[bool | None, bool | None, bool | None], ...] = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "items": [
+                {"composite": _word(c), "id": ident, "judge": _word(j), "qcgrade": _word(q)}
+                for ident, (j, q, c) in zip(self.item_ids, self.verdicts, strict=True)
+            ],
+            "qcgrade_options": self.options,
+            "rule": RULE,
+            "signals": {name: self.signals[name].to_dict() for name in SIGNALS},
         }

@@ -14,18 +14,16 @@ import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..options import Options
 from .cache import VerdictCache
+from .composite import composite_outcomes, composite_report, qcgrade_outcomes
 from .items import ItemSet, build_items, corpus_entries
-from .judges import make_judge
+from .judges import ReferenceJudge, make_judge
 from .measure import measure
-from .report import AuditReport, usage_totals
+from .report import AuditReport, CompositeReport, usage_totals
 from .runner import Outcome, Request, judge_all
-
-if TYPE_CHECKING:
-    from .composite import CompositeReport
 
 
 def seed_list(seeds: int | Sequence[int]) -> tuple[int, ...]:
@@ -116,9 +114,6 @@ def frozen_seeds(item_set: ItemSet) -> tuple[int, ...]:
 def _composite(
     item_set: ItemSet, outcomes: Sequence[Outcome], judged: AuditReport, options: Options | bool, terms: dict[str, Any]
 ) -> CompositeReport:
-    from .composite import composite_outcomes, composite_report, qcgrade_outcomes
-    from .judges import ReferenceJudge
-
     chosen = Options() if options is True else options
     if not isinstance(chosen, Options):
         raise TypeError(f"composite must be True or an Options, got {type(chosen).__name__}")

@@ -14,9 +14,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import JudgeUnusable
+from ..errors import JudgeError, JudgeUnusable
 from .cache import VerdictCache, cache_key
-from .judges import Judge, JudgeError, Verdict
+from .protocol import Judge, Verdict
 
 
 @dataclass(frozen=True, slots=True)

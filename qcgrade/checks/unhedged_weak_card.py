@@ -2,8 +2,10 @@
 
 Why it matters: a card with ``status: weak`` is secondary or unverified
 evidence. Stating it flatly passes off a guess as a fact. The hedge lexicon is
-configurable (``Options.hedge_words``); the default includes estimate,
-reportedly, unverified, may, could, suggests, likely, approximately.
+configurable (``Options.hedge_words``; ``extend-hedge-words`` in the
+configuration adds to the built-in list, ``hedge-words`` replaces it); the
+default includes estimate, reportedly, unverified, may, could, suggests,
+likely, approximately.
 
 Fails (E002 is weak)::
 

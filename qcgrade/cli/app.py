@@ -1,8 +1,9 @@
 """The command group and what every command shares: errors, exit codes, output.
 
-Exit codes: 0 passed, 1 violations, 2 bad input or usage (one line on stderr
-naming the file and the problem), 3 an injection that cannot apply,
-4 an internal error.
+Exit codes (docs/usage.md, "Exit codes", is the one list): 0 passed,
+1 violations, 2 bad input or usage (one line on stderr naming the file and
+the problem), 3 an injection that cannot apply, 4 an internal error, 5 an
+audit verdict at or past ``--fail-on``, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from .output import discard_stdout, write_output, write_rendered
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_PASSED, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
+#: ``qcgrade audit --fail-on``: the judge's verdict is that bad or worse (the report is still written).
+EXIT_VERDICT = 5
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
@@ -72,9 +75,12 @@ _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 def _internal(exc: Exception) -> None:
-    """A bug in qcgrade: still one line, with its own exit code."""
+    """A bug in qcgrade: one line and exit code 4; with ``QCGRADE_DEBUG`` set, the traceback first (still 4)."""
     if os.environ.get("QCGRADE_DEBUG"):
-        raise exc
+        import traceback
+
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+        fail(f"internal error: {type(exc).__name__}: {exc}", EXIT_INTERNAL)
     fail(f"internal error: {type(exc).__name__}: {exc} (set QCGRADE_DEBUG=1 for a traceback)", EXIT_INTERNAL)
 
 
@@ -97,16 +103,97 @@ def emit(results: Sequence[Result], fmt: str, dest: Path | None = None) -> None:
 
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 passed, 1 violations, 2 bad input or usage (one line on stderr), "
-    "3 an injection that cannot apply, 4 an internal error (QCGRADE_DEBUG=1 shows the traceback)."
+    "\b\nExit codes: 0 passed, 1 violations, 2 bad input or usage (one line on stderr),\n"
+    "3 an injection that cannot apply, 4 an internal error (QCGRADE_DEBUG=1 adds\n"
+    "the traceback), 5 an audit verdict at or past --fail-on (docs/usage.md).\n\n"
+    "\b\nSee a check's documentation and examples: qcgrade checks NAME."
 )
 
 
-class LazyGroup(click.Group):
+#: ``ctx.meta`` key of the arguments the command line was given (after the program name).
+ARGV = "qcgrade.argv"
+
+
+class _UsageLine(click.UsageError):
+    """A usage error as every other error reads: ``qcgrade: error: ...`` on one line, exit 2."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"qcgrade: error: {self.format_message()}", err=True)
+
+
+def one_line(error: click.UsageError) -> _UsageLine:
+    """Click's usage error (usage, hint, "Error: ...") as one line naming the command, with a did-you-mean."""
+    if isinstance(error, _UsageLine):
+        return error
+    ctx = error.ctx
+    if isinstance(error, click.NoSuchOption) and ctx is not None:
+        known = tuple(opt for param in ctx.command.get_params(ctx) for opt in (*param.opts, *param.secondary_opts))
+        from ..config import did_you_mean
+
+        problem = f"no such option {error.option_name!r}{did_you_mean(error.option_name, known)}"
+    else:
+        message = error.format_message().rstrip(".")
+        problem = message[:1].lower() + message[1:]
+    path = _shown_path(ctx) if ctx is not None else "qcgrade"
+    where = path.removeprefix("qcgrade").strip()
+    return _UsageLine(f"{where + ': ' if where else ''}{problem}; see '{path} --help'", ctx)
+
+
+def _shown_path(ctx: click.Context) -> str:
+    """The command as users type it: ``qcgrade audit`` (not the default subcommand's ``audit run``),
+    named ``qcgrade`` whatever the program was called (``python -m qcgrade``, a test runner)."""
+    if getattr(ctx.command, "shown_as_parent", False) and ctx.parent is not None:
+        ctx = ctx.parent
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["qcgrade", *reversed(names)])
+
+
+class CommandGroup(click.Group):
+    """A group whose unknown commands get a did-you-mean, and whose usage errors are one line."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if not name.startswith("-") and self.get_command(ctx, name) is None and not ctx.resilient_parsing:
+            from ..config import did_you_mean
+
+            commands = tuple(self.list_commands(ctx))
+            hint = did_you_mean(name, commands)
+            raise _UsageLine(f"{_prefix(ctx)}no such command {name!r}{hint}; see '{_shown_path(ctx)} --help'", ctx)
+        return super().resolve_command(ctx, args)
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        argv = list(args)
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise one_line(exc) from None
+        if parent is None:
+            ctx.meta[ARGV] = argv  # the command line as given, for reports that record how they were made
+        return ctx
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise one_line(exc) from None
+
+
+def _prefix(ctx: click.Context) -> str:
+    where = _shown_path(ctx).removeprefix("qcgrade").strip()
+    return f"{where}: " if where else ""
+
+
+class LazyGroup(CommandGroup):
     """A command group that imports a command's module only when that command runs.
 
     ``qcgrade check`` then never loads the audit, injection and simulation
     machinery (asyncio, the HTML report), which keeps its start-up short.
+    ``--help`` lists a group's subcommands under it (``audit compare``).
     """
 
     def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
@@ -124,6 +211,21 @@ class LazyGroup(click.Group):
             command = getattr(importlib.import_module(module), attribute)
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows: list[tuple[str, str]] = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is None or command.hidden:
+                continue
+            rows.append((name, command.get_short_help_str(200)))
+            if isinstance(command, click.Group):
+                for sub in command.list_commands(ctx):
+                    child = command.get_command(ctx, sub)
+                    if child is not None and not child.hidden and not getattr(child, "shown_as_parent", False):
+                        rows.append((f"{name} {sub}", child.get_short_help_str(200)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 COMMANDS = {

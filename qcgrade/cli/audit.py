@@ -11,15 +11,18 @@ compares two (a corpus folder literally named ``compare`` is ``./compare``).
 Exit codes: 0 when the report is printed; 2 for bad input, when the judge's
 first ``--fail-fast`` calls all failed (no report: the judge's own standard
 error instead), and after printing the report when not one judge call
-succeeded (its rates and verdict then say nothing about the judge).
+succeeded (its rates and verdict then say nothing about the judge); 5 after
+printing the report when its verdict is at or past ``--fail-on``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -28,7 +31,7 @@ import click
 from ..errors import InputError, JudgeUnusable
 from ..files import read_bytes
 from ..options import Options
-from .app import EXIT_BAD_INPUT, friendly
+from .app import ARGV, EXIT_BAD_INPUT, EXIT_VERDICT, CommandGroup, fail, friendly
 from .llm_options import build_judge, is_openai, llm_options
 from .options import (
     POSITIVE_SECONDS,
@@ -74,18 +77,35 @@ RUN_EPILOG = (
 class _RunCommand(click.Command):
     """The run: its usage line reads ``qcgrade audit [OPTIONS] [CORPUS]``, as users type it."""
 
+    #: Named in help and errors as its group (``qcgrade audit``), and not listed under it.
+    shown_as_parent = True
+
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         path = ctx.parent.command_path if ctx.parent is not None else ctx.command_path
         formatter.write_usage(path, " ".join(self.collect_usage_pieces(ctx)))
 
 
-class AuditGroup(click.Group):
+class AuditGroup(CommandGroup):
     """``audit`` runs an audit unless its first argument names a subcommand (``compare``)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or args[0] not in self.commands:
+            if args and _misspelt_subcommand(args[0], self.commands):
+                from ..config import did_you_mean
+
+                hint = did_you_mean(args[0], tuple(c for c in self.commands if c != RUN))
+                fail(f"audit: no such command or corpus {args[0]!r}{hint}; see 'qcgrade audit --help'")
             args = [RUN, *args]  # `qcgrade audit CORPUS --judge ...` and `qcgrade audit --help`
         return super().parse_args(ctx, args)
+
+
+def _misspelt_subcommand(word: str, commands: Iterable[str]) -> bool:
+    """``audit comapre a b``: no such corpus, and close to a subcommand's name."""
+    if word.startswith("-") or Path(word).exists():
+        return False
+    from ..config import did_you_mean
+
+    return bool(did_you_mean(word, tuple(c for c in commands if c != RUN)))
 
 
 def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
@@ -103,7 +123,7 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     return corpus
 
 
-@click.command(name=RUN, cls=_RunCommand, epilog=RUN_EPILOG)
+@click.command(name=RUN, cls=_RunCommand, epilog=RUN_EPILOG, short_help="Measure a judge against the retirement cliff.")
 @click.argument("corpus", required=False, type=click.Path(path_type=Path))
 @click.option(
     "--judge",
@@ -143,6 +163,11 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
 @html_option("Also write a self-contained HTML report ('-': stdout).")
 @click.option("--curve", is_flag=True, help="Add the simulated curator curve (retirements vs rho_fp) to the HTML.")
 @click.option(
+    "--timestamp",
+    is_flag=True,
+    help="Say in the HTML report when the audit ran (off by default: the same audit gives the same bytes).",
+)
+@click.option(
     "--composite",
     is_flag=True,
     help="Also measure qcgrade's grader alone and the composite 'pass only if both pass', side by side.",
@@ -151,6 +176,13 @@ def _corpus(corpus: Path | None, old_corpus: Path | None) -> Path:
     "--grounding",
     is_flag=True,
     help="qcgrade's grader with the tier-3 grounding checks: as the judge (--judge qcgrade) or in --composite.",
+)
+@click.option(
+    "--fail-on",
+    metavar="VERDICT",
+    callback=lambda ctx, param, value: _verdict(value),
+    help="Exit 5 (after writing the report) when the judge's verdict is VERDICT or worse: "
+    "safe < starved < at-risk < blind-curator.",
 )
 @llm_options()
 @friendly
@@ -171,8 +203,10 @@ def audit_run(
     output: Path | None,
     html_path: Path | None,
     curve: bool,
+    timestamp: bool,
     composite: bool,
     grounding: bool,
+    fail_on: str | None,
     **llm: Any,
 ) -> None:
     """Measure a judge's false-pass and false-fail rates on defects injected into CORPUS, and place it against the cliff.
@@ -186,7 +220,8 @@ def audit_run(
     if items_path is not None:
         if corpus is not None or old_corpus is not None:
             raise InputError("--items replays a frozen item set: give it or a CORPUS, not both")
-        if defects is not None or seeds != 1:
+        given = click.get_current_context().get_parameter_source("seeds") == click.core.ParameterSource.COMMANDLINE
+        if defects is not None or given:
             raise InputError("--items: the item set fixes its seeds and defect classes; drop --seeds and --defects")
     corpus_path = None if items_path is not None else _corpus(corpus, old_corpus)
     reference = judge_spec.strip() == REFERENCE
@@ -199,6 +234,8 @@ def audit_run(
     judge = build_judge(judge_spec, timeout, llm)
     if curve and html_path is None:
         raise InputError("--curve: the curve goes into the HTML report; give --html FILE too")
+    if timestamp and html_path is None:
+        raise InputError("--timestamp: the time goes into the HTML report; give --html FILE too")
     if html_path is not None and output is not None and str(html_path) == "-" and str(output) == "-":
         raise InputError("--html - and -o -: only one of them can be standard output")
     # Before the judge runs, not after an hour of calls.
@@ -216,9 +253,21 @@ def audit_run(
         from ..auditing.item_file import load_items
 
         source = load_items(items_path)  # checked item by item before the judge is asked anything
+    judged: list[Any] = []  # the items, for the HTML report's misjudged sections
     try:
         report = _run(
-            judge, source, seeds, tau, jobs, timeout, retries, fail_fast, cache_dir, chosen, grading if composite else None
+            judge,
+            source,
+            seeds,
+            tau,
+            jobs,
+            timeout,
+            retries,
+            fail_fast,
+            cache_dir,
+            chosen,
+            grading if composite else None,
+            judged.append,
         )
     except JudgeUnusable as exc:
         _stopped(exc, fail_fast)
@@ -228,11 +277,13 @@ def audit_run(
         raise InputError(f"{corpus_path}: no sections in the corpus")
     if html_path is not None:
         from ..curator.curve import judge_point_from_audit, retirement_curve
-        from ..render.audit_html import audit_page
+        from ..render.audit_html import RunDetails, audit_page
 
         point = judge_point_from_audit(json.dumps(report.to_dict()), "audit")
         sweep = retirement_curve(tau=tau, judge=point) if curve else None
-        write_output(html_path, audit_page(report, sweep))
+        run = RunDetails(_command_line(), _now() if timestamp else None)
+        items = judged[0].items if judged else None
+        write_output(html_path, audit_page(report, sweep, items=items, run=run))
     html_on_stdout = html_path is not None and str(html_path) == "-"
     if not html_on_stdout or output is not None:
         from ..render import audit_text
@@ -245,6 +296,40 @@ def audit_run(
         # Nothing was scored: the rates and verdict above carry no information.
         first = report.judge_errors[0]
         raise InputError(f"--judge: every call failed ({len(report.items)} judge errors; first, {first.id}: {first.error})")
+    if fail_on is not None:
+        from ..curator.theory import at_least
+
+        if at_least(report.verdict, fail_on):
+            echo_error(f"qcgrade: audit verdict {report.verdict!r} is at or past --fail-on {fail_on.replace(' ', '-')}")
+            sys.exit(EXIT_VERDICT)
+
+
+def _verdict(value: str | None) -> str | None:
+    """``--fail-on``: a verdict as typed (``at-risk``, ``"at risk"``) -> its name; a bad one is exit 2."""
+    if value is None:
+        return None
+    from ..config import did_you_mean
+    from ..curator.theory import VERDICTS, verdict_name
+
+    try:
+        return verdict_name(value)
+    except ValueError:
+        typed = [v.replace(" ", "-") for v in reversed(VERDICTS)]
+        hint = did_you_mean(value.strip().lower().replace(" ", "-"), tuple(typed))
+        fail(f"--fail-on: unknown verdict {value!r}{hint}; verdicts, least severe first: {', '.join(typed)}")
+        return None
+
+
+def _command_line() -> str | None:
+    """The command as typed (``qcgrade audit ...``), whatever the program was called, for the report."""
+    argv = click.get_current_context().meta.get(ARGV)
+    return None if argv is None else shlex.join(["qcgrade", *argv])
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def _run(
@@ -259,11 +344,18 @@ def _run(
     cache_dir: Path | None,
     defects: list[str] | None,
     composite: Options | None,
+    on_items: Any,
 ) -> Any:
     from ..auditing.item_file import ItemSet
     from ..auditing.run import audit as run_audit
 
     replay = isinstance(source, ItemSet)
+
+    def items_ready(item_set: Any) -> None:
+        on_items(item_set)
+        if advance:
+            advance(0, total=len(item_set.items))
+
     with progress_bar("judging", None) as advance:
         return run_audit(
             judge,
@@ -277,7 +369,7 @@ def _run(
             cache=cache_dir,
             defects=defects,
             composite=composite,
-            on_items=(lambda item_set: advance(0, total=len(item_set.items))) if advance else None,
+            on_items=items_ready,
             on_outcome=(lambda _index, _outcome: advance(1)) if advance else None,
         )
 
@@ -295,7 +387,7 @@ def _stopped(exc: JudgeUnusable, fail_fast: int) -> NoReturn:
     sys.exit(EXIT_BAD_INPUT)
 
 
-@click.command(name="compare")
+@click.command(name="compare", short_help="Compare two audits on their shared items (McNemar).")
 @click.argument("first", metavar="A.json", type=click.Path(path_type=Path))
 @click.argument("second", metavar="B.json", type=click.Path(path_type=Path))
 @click.option(
@@ -329,7 +421,12 @@ def compare_command(first: Path, second: Path, signal: str, fmt: str, output: Pa
         write_output(output, audit_compare.render(result))
 
 
-@click.group(name="audit", cls=AuditGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    name="audit",
+    cls=AuditGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    short_help="Measure a judge's false-pass rate against the cliff.",
+)
 def audit() -> None:
     """Measure a judge against the retirement cliff; `audit compare` pairs two audits."""
 
@@ -338,7 +435,7 @@ audit.add_command(audit_run)
 audit.add_command(compare_command)
 
 
-@click.command(name="simulate")
+@click.command(name="simulate", short_help="Simulate the paper's curator under a corrupted judge.")
 @click.option("--rho-fp", type=RATE, help="False-pass rate of the judge channel (default: the audit's, else 0).")
 @click.option("--rho-pf", type=RATE, help="False-fail rate of the judge channel (default: the audit's, else 0).")
 @click.option("--tau", type=RATE, default=0.10, show_default=True, help="Retirement margin: retire when 2p - 1 <= -tau.")

@@ -27,24 +27,28 @@ from .options import count, deprecated, jobs_option
 from .progress import progress_bar
 
 
-@click.command()
+@click.command(short_help="Grade a JSON Lines file of sections on every core.")
 @click.argument("input_path", metavar="INPUT.jsonl", type=click.Path(path_type=Path, allow_dash=True))
 @click.option(
     "--output",
     "-o",
     "output_path",
-    required=True,
     type=click.Path(path_type=Path, allow_dash=True),
-    help="Where to write one JSON line per input line ('-' for stdout).",
+    help="Write one JSON line per input line here ('-' or default: stdout).",
 )
 @jobs_option(None, "Worker processes (default: the number of CPUs; 1 grades in this process).")
 @click.option("--workers", "old_workers", type=count(1), default=None, hidden=True)
 @grading_options
 @friendly
 def batch(
-    input_path: Path, output_path: Path, jobs: int | None, old_workers: int | None, config_path: Path | None, **flags: Any
+    input_path: Path, output_path: Path | None, jobs: int | None, old_workers: int | None, config_path: Path | None, **flags: Any
 ) -> None:
-    """Grade INPUT.jsonl lines {"id", "section", "slice" | "slice_path"}, writing results in input order."""
+    """Grade INPUT.jsonl lines {"id", "section", "slice" | "slice_path"}, writing results in input order.
+
+    Results go to standard output unless -o is given; the summary line always
+    goes to standard error.
+    """
+    output_path = output_path or Path("-")
     if old_workers is not None:
         deprecated("--workers", "use -j/--jobs")
         jobs = jobs or old_workers
@@ -79,7 +83,7 @@ def batch(
     line = f"graded {summary.total} {lines}: {summary.passed} passed, {summary.failed} failed, {summary.errors} {errors}"
     if summary.first_error:
         line += f" (first: {summary.first_error})"
-    click.echo(line, err=to_stdout)
+    click.echo(line, err=True)  # a status line, not data: stderr, wherever the results go
     sys.exit(EXIT_INTERNAL if summary.internal_errors else EXIT_PASSED if summary.ok else EXIT_BAD_INPUT)
 
 

@@ -42,7 +42,7 @@ def sections_to_grade(paths: Iterable[Path]) -> list[Path]:
     return sorted(found)
 
 
-@click.command(name="check-changed")
+@click.command(name="check-changed", short_help="Grade the sections among changed files (pre-commit).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
 @grading_options

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import tempfile
@@ -26,7 +27,7 @@ from .options import output_option
 from .output import check_writable, echo_error, write_output
 
 
-@click.command()
+@click.command(short_help="Grade section files (or folders) against their slices.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, allow_dash=True))
 @click.option(
     "--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside each NAME.md)."
@@ -167,16 +168,38 @@ def _without_path(message: str, path: Path) -> str:
     return message[len(prefix) :] if message.startswith(prefix) else message
 
 
-@click.command(name="checks")
+@click.command(name="checks", short_help="List the checks, or show one's documentation and examples.")
+@click.argument("names", nargs=-1, metavar="[NAME]...")
 @friendly
-def list_checks() -> None:
-    """List every check with its one-line documentation."""
-    width = max(len(c.name) for c in CHECKS)
-    for c in CHECKS:
-        click.echo(f"{c.name:<{width}}  tier {c.tier}  {c.summary}")
+def list_checks(names: tuple[str, ...]) -> None:
+    """List every check with its one-line documentation; with NAMEs, show each one's documentation.
+
+    A check's documentation says what it checks, why it matters, and gives
+    a section that fails it and one that passes.
+    """
+    if not names:
+        width = max(len(c.name) for c in CHECKS)
+        for c in CHECKS:
+            click.echo(f"{c.name:<{width}}  tier {c.tier}  {c.summary}")
+        return
+    from ..config import did_you_mean
+
+    by_name = {c.name: c for c in CHECKS}
+    for name in names:
+        if name not in by_name:
+            hint = did_you_mean(name, tuple(by_name))
+            raise InputError(f"checks: unknown check {name!r}{hint}; known checks: {', '.join(by_name)}")
+    pages = [check_page(by_name[name].name, by_name[name].tier, by_name[name].doc) for name in dict.fromkeys(names)]
+    write_output(None, "\n".join(pages))
 
 
-@click.command()
+def check_page(name: str, tier: int, doc: str) -> str:
+    """A check's documentation as ``qcgrade checks NAME`` prints it: name and tier, then its docstring."""
+    tiers = {1: "tier 1, the paper's QC reward", 2: "tier 2 (--tier2)", 3: "tier 3, grounding (--grounding)"}
+    return f"{name} ({tiers.get(tier, f'tier {tier}')})\n\n{inspect.cleandoc(doc)}\n"
+
+
+@click.command(short_help="Grade the bundled example: a clean section and a failing one.")
 @click.option("--format", "fmt", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
 @friendly
 def demo(fmt: str) -> None:

@@ -1,10 +1,13 @@
 """``qcgrade config``, and the grading flags every grading command shares.
 
 ``grading_options`` adds ``--config`` and the flags that override the
-configuration file (``--select``, ``--ignore``, ``--tier2/--no-tier2``,
-``--hedge-words``, ``--coverage-floor``, ``--allow-years/--no-allow-years``);
-``resolve_options`` turns them into the :class:`~qcgrade.options.Options` a
-command grades with. Flags win over the file, the file over the defaults.
+configuration file, each named like its key (``--select``,
+``--extend-select``, ``--ignore``, ``--extend-ignore``, ``--tier2/--no-tier2``,
+``--hedge-words``, ``--extend-hedge-words``, ``--coverage-floor``,
+``--allow-years/--no-allow-years``, ``--grounding/--no-grounding``);
+``resolve_options`` hands them to :func:`qcgrade.config.resolve_options`, the
+one reader of configuration, which applies them over the file by the file's
+own rules (a plain list replaces, ``extend-*`` adds).
 """
 
 from __future__ import annotations
@@ -16,19 +19,19 @@ from typing import Any, TypeVar
 
 import click
 
-from ..checks import CHECK_NAMES
-from ..config import CONFIG_KEYS, Config, ConfigError, did_you_mean, effective_settings, load_config
-from ..grader import UnknownCheckError, active_checks
+from .. import config as configuration
+from ..config import SETTING_KEYS, Config, effective_settings
+from ..grader import active_checks
 from ..options import Options
 from .app import friendly
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _names(ctx: click.Context, param: click.Parameter, value: str | None) -> frozenset[str] | None:
+def _names(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
-    names = frozenset(n.strip() for n in value.split(",") if n.strip())
+    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
     if not names and param.name == "select":
         raise click.BadParameter("must name at least one check", ctx, param)
     return names
@@ -52,15 +55,21 @@ def grading_options(func: F) -> F:
         click.option(
             "--select",
             callback=_names,
-            help="Comma-separated checks to run (default: tier 1); --tier2 and --grounding add tiers 2 and 3 to either.",
+            help="Comma-separated checks to run, replacing the configured selection (default: tier 1); "
+            "--tier2 and --grounding add tiers 2 and 3 to either.",
         ),
-        click.option("--ignore", callback=_names, help="Comma-separated checks to skip."),
+        click.option("--extend-select", callback=_names, help="Comma-separated checks to add to the selection."),
+        click.option("--ignore", callback=_names, help="Comma-separated checks to skip, replacing the configured list."),
+        click.option("--extend-ignore", callback=_names, help="Comma-separated checks to skip, added to the configured list."),
         click.option(
             "--tier2/--no-tier2",
             default=None,
             help="Also run the tier-2 disciplines, with or without --select/select (overrides the config).",
         ),
-        click.option("--hedge-words", callback=_words, help="Comma-separated hedge lexicon, replacing the default one."),
+        click.option(
+            "--hedge-words", callback=_words, help="Comma-separated hedge words, replacing the built-in and configured ones."
+        ),
+        click.option("--extend-hedge-words", callback=_words, help="Comma-separated hedge words to add to the configured ones."),
         click.option(
             "--coverage-floor", type=click.IntRange(min=0), help="Cards a section must cite (default: half the slice's cards)."
         ),
@@ -79,38 +88,23 @@ def grading_options(func: F) -> F:
 
 
 def resolve_options(config_path: Path | None = None, **flags: Any) -> tuple[Options, Config]:
-    """The options to grade with: the configuration file, then each flag that was given.
+    """The options to grade with: :func:`qcgrade.config.resolve_options` with the flags that were given.
 
-    Raises :class:`~qcgrade.config.ConfigError` for a bad file or a selection
-    that leaves no check to run, and :class:`~qcgrade.grader.UnknownCheckError`
-    for an unknown check name.
+    Flags arrive as click names them (``extend_select``) and are passed on keyed
+    like the file (``extend-select``). Raises :class:`~qcgrade.errors.ConfigError`.
     """
-    config = load_config(config_path)
-    changes = {key: value for key, value in flags.items() if value is not None}
-    unknown = set(changes) - set(CONFIG_KEYS)
-    if unknown:
-        raise TypeError(f"unknown option names: {sorted(unknown)}")
-    for key in ("select", "ignore"):
-        for name in sorted(changes.get(key) or ()):
-            if name not in CHECK_NAMES:
-                hint = did_you_mean(name, CHECK_NAMES)
-                raise UnknownCheckError(f"--{key}: unknown check {name!r}{hint}; known checks: {', '.join(CHECK_NAMES)}")
-    options = config.options.with_(**changes) if changes else config.options
-    if not active_checks(options):
-        # Grading with no check passes every section: a policy typo, never an intent.
-        where = "--select/--ignore" if {"select", "ignore"} & set(changes) else config.origin
-        raise ConfigError(f"{where}: no check left to run (ignore removes every selected check)")
-    return options, config
+    overrides = {name.replace("_", "-"): value for name, value in flags.items()}
+    return configuration.resolve_options(config_path, overrides=overrides)
 
 
-@click.command(name="config")
+@click.command(name="config", short_help="Print the effective configuration and where it came from.")
 @grading_options
 @click.option("--format", "fmt", type=click.Choice(["toml", "json"]), default="toml", show_default=True)
 @friendly
 def show_config(fmt: str, config_path: Path | None, **flags: Any) -> None:
     """Print the effective configuration (file plus flags) and where it came from."""
     options, config = resolve_options(config_path, **flags)
-    overridden = sorted(key for key, value in flags.items() if value is not None)
+    overridden = sorted(key.replace("_", "-") for key, value in flags.items() if value is not None)
     checks = [check.name for check in active_checks(options)]
     settings = effective_settings(options)
     if fmt == "json":
@@ -133,9 +127,9 @@ def render_toml(settings: dict[str, Any], config: Config, overridden: list[str],
         lines.append(f"# overridden by flags: {', '.join(overridden)}")
     unset = {
         "select": "not set: the tier-1 checks (tier2 = true adds tier 2, here or to a select list)",
-        "coverage_floor": "not set: half the slice's cards, rounded up",
+        "coverage-floor": "not set: half the slice's cards, rounded up",
     }
-    for key in CONFIG_KEYS:
+    for key in SETTING_KEYS:
         value = settings[key]
         if value is None:
             lines.append(f"# {key}: {unset[key]}")

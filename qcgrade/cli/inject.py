@@ -33,12 +33,12 @@ from ..injectors import (
 )
 from ..render.gate import render_text, rich_table
 from .app import EXIT_BAD_INPUT, EXIT_NOT_APPLICABLE, fail, friendly
-from .options import choose_defects, deprecated, output_option
+from .options import choose_defects, defects_option, deprecated, output_option, seeds_option
 from .output import check_writable, write_output, write_rendered
 from .progress import progress_bar
 
 
-@click.command(name="inject")
+@click.command(name="inject", short_help="Inject one known defect into a clean section.")
 @click.argument("section", type=click.Path(path_type=Path, allow_dash=True))
 @click.option(
     "--slice", "slice_path", type=click.Path(path_type=Path), help="Evidence slice JSON (default: NAME.json beside NAME.md)."
@@ -78,7 +78,7 @@ def inject_command(
     write_output(output, injection.text, data=True)
 
 
-@click.command(name="revert")
+@click.command(name="revert", short_help="Undo an injection byte for byte.")
 @click.argument("injected", type=click.Path(path_type=Path, allow_dash=True))
 @click.option(
     "--record", "record_path", required=True, type=click.Path(path_type=Path), help="The record written by qcgrade inject."
@@ -102,12 +102,10 @@ def revert_command(injected: Path, record_path: Path, output: Path | None) -> No
     write_output(output, original, data=True)
 
 
-@click.command(name="gate")
+@click.command(name="gate", short_help="Inject every defect class into a corpus and grade it.")
 @click.argument("corpus", type=click.Path(path_type=Path))
-@click.option(
-    "--seeds", type=click.IntRange(min=1), default=5, show_default=True, help="Injections per class and section (seeds 0..K-1)."
-)
-@click.option("--defects", help="Comma-separated defect classes, or 'extended' for all eight (default: the paper's seven).")
+@seeds_option()
+@defects_option()
 @click.option("--defect", "old_defect", multiple=True, hidden=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @output_option()

@@ -12,7 +12,7 @@ from .options import choose_defects, defects_option, output_option, seeds_option
 from .output import check_writable, write_output
 
 
-@click.command(name="items")
+@click.command(name="items", short_help="Freeze an audit's items as JSONL (replay: audit --items).")
 @click.argument("corpus", type=click.Path(path_type=Path))
 @seeds_option()
 @defects_option()

@@ -106,14 +106,20 @@ def choose_defects(option: str, value: str | Sequence[str] | None) -> list[str] 
     return choose(option, expanded if names else value, EXTENDED_DEFECTS, "defect class")
 
 
-def seeds_option(default: int = 1) -> Callable[[F], F]:
-    """``--seeds N``: seeds 0..N-1 (the audit and frozen item sets)."""
+#: ``--seeds``'s one default, for ``gate``, ``audit`` and ``items`` alike: one injection of
+#: each class per clean section (an LLM judge is paid per item; ask for more with --seeds).
+SEEDS = 1
+
+
+def seeds_option() -> Callable[[F], F]:
+    """``--seeds N``: seeds 0..N-1, the same option and default on every command that injects."""
     return click.option(
         "--seeds",
         type=count(1),
-        default=default,
+        default=SEEDS,
         show_default=True,
-        help="Seeds 0..N-1: N samples per clean section, N injections per class.",
+        help="Seeds 0..N-1: each defect class is injected N times into every clean section "
+        "(and an audit asks about each clean section N times).",
     )
 
 

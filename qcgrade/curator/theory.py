@@ -25,6 +25,7 @@ import math
 
 __all__ = [
     "VERDICTS",
+    "at_least",
     "cliff",
     "effective_tau",
     "kappa",
@@ -35,9 +36,11 @@ __all__ = [
     "retirement_ceiling",
     "true_pass_threshold",
     "verdict",
+    "verdict_name",
 ]
 
-#: Possible outputs of :func:`verdict`, most severe first.
+#: Possible outputs of :func:`verdict`, most severe first. "starved" ranks below
+#: "at risk": safe from bias, a starved curator only learns slowly.
 VERDICTS = ("blind curator", "at risk", "starved", "safe")
 
 
@@ -219,3 +222,16 @@ def verdict(
     if kappa < starved_kappa:
         return "starved"
     return "safe"
+
+
+def verdict_name(text: str) -> str:
+    """A verdict as a user may type it (``at-risk``, ``Blind_Curator``) -> its name; ValueError when none."""
+    name = " ".join(text.strip().lower().replace("-", " ").replace("_", " ").split())
+    if name not in VERDICTS:
+        raise ValueError(f"unknown verdict {text!r}; verdicts, most severe first: {', '.join(VERDICTS)}")
+    return name
+
+
+def at_least(name: str, threshold: str) -> bool:
+    """Whether verdict ``name`` is ``threshold`` or more severe (``"blind curator"`` is at least ``"at risk"``)."""
+    return VERDICTS.index(name) <= VERDICTS.index(threshold)

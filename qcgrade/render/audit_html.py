@@ -2,20 +2,38 @@
 
 One file each, readable offline and safe to attach to a ticket: inline CSS and
 inline SVG only -- no script, no external font, image or stylesheet, no URL at
-all. Every string that came from outside (judge names, error messages, ids)
-is escaped. No timestamp, so the same report gives the same bytes.
+all. Every string that came from outside (section text, judge names, the
+judge's notes, error messages, ids, the command line) is escaped. No clock
+unless asked for (:class:`RunDetails`), so the same audit gives the same bytes.
+
+The audit page answers the questions after the verdict: which items the
+judge passed wrongly and failed wrongly, each with its section, the injected
+span highlighted and the judge's answer (given the audit's items); how the
+run was made (qcgrade version, judge, seeds, command); and what its terms
+mean (a glossary).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
-from ..auditing.report import AuditReport, Rate
+from ..auditing.ground_truth import CLEAN
+from ..auditing.items import AuditItem
+from ..auditing.report import AuditReport, ItemResult, Rate
 from ..curator.curve import RetirementCurve
 from ..curator.simulate import SimulationResult
 from ..curator.stats import wilson_interval
-from .audit_text import COMPOSITE_HEADER, composite_rows, counts_line, judge_info_line, summary_lines, table_rows
+from .audit_text import (
+    COMPOSITE_HEADER,
+    composite_rows,
+    counts_line,
+    judge_info_line,
+    seeds_phrase,
+    summary_lines,
+    table_rows,
+)
 from .svg import (
     BLUE,
     GREEN,
@@ -33,6 +51,19 @@ from .svg import (
 
 #: Judge errors listed on the page before the rest are summarised.
 _LISTED = 50
+#: Misjudged items shown with their section, per list, before the rest are only counted.
+_SHOWN = 40
+#: Longest injected or replaced text quoted in full.
+_EDIT_CHARS = 300
+
+
+@dataclass(frozen=True)
+class RunDetails:
+    """How the audit was run, for the page's run details: the command line, and the time only when asked for."""
+
+    command: str | None = None
+    timestamp: str | None = None
+
 
 _CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:16px;color:#263238;margin:2rem auto;max-width:960px;padding:0 1rem;line-height:1.45;overflow-wrap:anywhere}
@@ -45,6 +76,12 @@ td:first-child,th:first-child{text-align:left}code{background:#eceff1;padding:0 
 .chart-title{font-weight:bold;margin-bottom:.4rem}figcaption{color:#455a64;margin-top:.3rem}figcaption>div+div{margin-top:.2rem}
 .legend{display:flex;flex-wrap:wrap;gap:.2rem 1.2rem}.key{white-space:nowrap}
 .key i{display:inline-block;width:1.4rem;margin-right:.4rem;vertical-align:middle}.key i.box{height:.9rem}.key i.stroke{height:0}
+details.item{margin:.4rem 0;border:1px solid #eceff1;border-radius:4px;padding:.3rem .6rem}details.item>summary{cursor:pointer}
+pre.section{white-space:pre-wrap;overflow-wrap:anywhere;max-height:28rem;overflow:auto;background:#fafafa;border:1px solid #eceff1;padding:.5rem;font-size:.85rem;margin:.4rem 0}
+mark.injected{background:#ffcc80}mark.judge{background:none;text-decoration:underline 2px #7b1fa2}mark.injected.judge{background:#ffcc80}
+.cut{background:#ef9a9a;padding:0 .2rem;font-style:italic}.note{white-space:pre-wrap;overflow-wrap:anywhere;border-left:3px solid #b0bec5;padding-left:.6rem}
+del{background:#ffebee}ins{background:#e8f5e9;text-decoration:none}dl.glossary dt{font-weight:bold;margin-top:.5rem}dl.glossary dd{margin-left:1.2rem}
+table.run td{text-align:left;white-space:normal}table.run td:first-child{white-space:nowrap;color:#455a64}
 @media (max-width:480px){body{margin:1rem auto;padding:0 .75rem}td,th{padding:.2rem .4rem}.key{white-space:normal}}
 """
 
@@ -189,8 +226,20 @@ def _curve_section(curve: RetirementCurve) -> list[str]:
     ]
 
 
-def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str:
-    """The audit as one HTML page: verdict, Fig. 2 bars, Fig. 5 axis, tables, and optionally the curve."""
+def audit_page(
+    report: AuditReport,
+    curve: RetirementCurve | None = None,
+    *,
+    items: Sequence[AuditItem] | None = None,
+    run: RunDetails | None = None,
+) -> str:
+    """The audit as one HTML page.
+
+    Verdict, Fig. 2 bars, Fig. 5 axis, tables, optionally the curve; the
+    items the judge got wrong (with their sections when ``items``, the
+    audit's :class:`~qcgrade.auditing.items.AuditItem` values, are given); the
+    run's details and a glossary.
+    """
     slug = report.verdict.replace(" ", "-")
     body = [
         f"<h1>Judge audit: <code>{escape(report.judge)}</code></h1>",
@@ -204,6 +253,7 @@ def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str
         "<h2>Rates and the curator</h2>",
         "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in summary_lines(report)) + "</ul>",
         *_composite_section(report),
+        *_misjudged_section(report, items),
     ]
     if curve is not None:
         body.extend(_curve_section(curve))
@@ -227,7 +277,184 @@ def audit_page(report: AuditReport, curve: RetirementCurve | None = None) -> str
             + (f"<li>... and {more} more</li>" if more else "")
             + "</ul>"
         )
+    body.extend(_run_section(report, run))
+    body.extend(_glossary())
     return _page(f"qcgrade judge audit: {report.verdict}", body)
+
+
+# --- what the judge got wrong ---------------------------------------------------------------
+
+
+def _misjudged_section(report: AuditReport, items: Sequence[AuditItem] | None) -> list[str]:
+    """The false passes (injected, judged pass) and false fails (clean, judged fail), each shown with its section."""
+    by_id = {item.id: item for item in items} if items is not None else {}
+    injected = [r for r in report.items if r.kind != CLEAN and r.passed is not None]
+    clean = [r for r in report.items if r.kind == CLEAN and r.passed is not None]
+    false_passes = [r for r in injected if r.passed]
+    false_fails = [r for r in clean if not r.passed]
+    out = [
+        "<h2>What the judge got wrong</h2>",
+        (
+            "<p>Each item opens to its section as the judge saw it: "
+            '<mark class="injected">the injected defect</mark>, <mark class="judge">what the judge flagged</mark>, '
+            '<span class="cut">a deletion</span>; then the judge\'s own words, where it gave any.</p>'
+        ),
+    ]
+    if items is None:
+        out.append('<p class="muted">The sections are shown when the page is written with the audit\'s items.</p>')
+    out.append(f"<h3>Passed wrongly: {len(false_passes)} of {len(injected)} injected items (the false passes behind rho_fp)</h3>")
+    out.extend(_item_list(false_passes, by_id, "no injected item was judged pass"))
+    out.append(f"<h3>Failed wrongly: {len(false_fails)} of {len(clean)} clean items (the false fails behind rho_pf)</h3>")
+    out.extend(_item_list(false_fails, by_id, "no clean section was judged fail"))
+    return out
+
+
+def _item_list(results: Sequence[ItemResult], by_id: dict[str, AuditItem], none: str) -> list[str]:
+    if not results:
+        return [f'<p class="muted">None: {escape(none)}.</p>']
+    shown = [_item(result, by_id.get(result.id)) for result in results[:_SHOWN]]
+    more = len(results) - len(shown)
+    if more:
+        shown.append(f'<p class="muted">... and {more} more (every item, by id, is in the audit\'s --format json).</p>')
+    return shown
+
+
+def _item(result: ItemResult, item: AuditItem | None) -> str:
+    said = "pass" if result.passed else "fail"
+    visible = "" if item is None or item.visible is None else (" (QC-visible)" if item.visible else " (QC-invisible)")
+    summary = f"<code>{escape(result.id)}</code> · {escape(result.kind)}{visible} · the judge said <b>{said}</b>"
+    parts = [f'<details class="item"><summary>{summary}</summary>']
+    if item is not None:
+        record = item.record
+        if record is not None:
+            parts.append(
+                f"<p>Injected at character {record.injected_start}: "
+                f"<del>{escape(_clip(record.original_text)) or '(nothing)'}</del> → "
+                f"<ins>{escape(_clip(record.replacement_text)) or '(nothing: deleted)'}</ins></p>"
+            )
+        parts.append(f'<pre class="section">{_marked(item.text, item.targets, result.spans or ())}</pre>')
+    spans = "none" if not result.spans else ", ".join(f"{s}-{e}" for s, e in result.spans)
+    parts.append(f"<p>The judge's answer: <b>{said}</b>; spans flagged: {escape(spans)}.</p>")
+    if result.note:
+        parts.append(f'<p class="note">{escape(result.note)}</p>')
+    parts.append("</details>")
+    return "".join(parts)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _EDIT_CHARS else text[: _EDIT_CHARS - 3] + "..."
+
+
+def _marked(text: str, injected: Sequence[tuple[int, int]], judged: Sequence[tuple[int, int]]) -> str:
+    """``text`` escaped, with injected spans and judge spans marked (they may overlap) and deletions shown."""
+    size = len(text)
+    clip = [(max(0, min(s, size)), max(0, min(e, size))) for s, e in injected]
+    inj = [(s, e) for s, e in clip if e > s]
+    cuts = sorted({s for s, e in clip if e == s})
+    jud = [(s, e) for s, e in ((max(0, min(s, size)), max(0, min(e, size))) for s, e in judged) if e > s]
+    points = sorted({0, size, *cuts, *(p for span in (*inj, *jud) for p in span)})
+    out: list[str] = []
+    for start, end in zip(points, points[1:] + [size]):
+        if start in cuts:
+            out.append('<span class="cut">[deleted here]</span>')
+            cuts.remove(start)
+        if end <= start:
+            continue
+        classes = [name for name, spans in (("injected", inj), ("judge", jud)) if any(s <= start and end <= e for s, e in spans)]
+        piece = escape(text[start:end])
+        out.append(f'<mark class="{" ".join(classes)}">{piece}</mark>' if classes else piece)
+    return "".join(out)
+
+
+# --- the run and the terms --------------------------------------------------------------------
+
+
+def _run_section(report: AuditReport, run: RunDetails | None) -> list[str]:
+    from .. import __version__
+
+    rows: list[tuple[str, str]] = [("qcgrade", __version__), ("judge", report.judge)]
+    for key, value in sorted((report.judge_info or {}).items()):
+        if key != "usage" and value is not None:
+            rows.append((f"judge {key.replace('_', ' ')}", str(value)))
+    rows += [
+        ("seeds", seeds_phrase(report.seeds)),
+        ("tau", f"{report.tau:g}"),
+        ("sections", str(report.sections)),
+        ("defect classes", ", ".join(report.per_class)),
+    ]
+    if run is not None and run.command:
+        rows.append(("command", run.command))
+    if run is not None and run.timestamp:
+        rows.append(("run at", run.timestamp))
+    body = "".join(f"<tr><td>{escape(k)}</td><td><code>{escape(v)}</code></td></tr>" for k, v in rows)
+    return ["<h2>The run</h2>", f'<div class="scroll"><table class="run"><tbody>{body}</tbody></table></div>']
+
+
+#: The terms the page uses, in the order a reader meets them.
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    (
+        "rho_fp (false-pass rate)",
+        "The share of injected, truly failing items the judge passed. The curator's enemy: "
+        "a skill that fails but is reported as passing is never retired.",
+    ),
+    ("rho_pf (false-fail rate)", "The share of clean, truly passing sections the judge failed."),
+    (
+        "kappa",
+        "1 - rho_fp - rho_pf: how much the judge's verdict says about the truth. 1 is a perfect judge, "
+        "0 a coin that ignores the section.",
+    ),
+    ("tau", "The curator's retirement margin: a skill is retired when 2p - 1 falls to -tau after N_min trials."),
+    (
+        "cliff (1 - tau)/2",
+        "The false-pass rate at which retirement stops working at any sample size: past it the curator is blind (appendix C.1).",
+    ),
+    (
+        "QC-visible / QC-invisible",
+        "Defect classes the deterministic checks are built to see (a citation to no card, "
+        "a bare number) and classes that change meaning while every marker stays intact (a flipped claim, a swapped digit).",
+    ),
+    (
+        "flag rate",
+        "The share of a class's items the judge failed. For a defect class it should be 1; for clean sections it is rho_pf.",
+    ),
+    ("95% CI", "The Wilson score interval: the range the true rate lies in with 95% confidence, given this many items."),
+    (
+        "span Jaccard",
+        "Overlap (intersection over union, in characters) between the spans the judge flagged and the "
+        "injected span; 1 means it pointed at exactly the defect.",
+    ),
+    ("largest operative tau", "1 - 2 rho_fp: the biggest margin for which retirement still fires with this judge."),
+    (
+        "symmetric-equivalent rho, effective tau, N_min inflation",
+        "The symmetric noise level with the same kappa, the "
+        "margin the curator effectively runs at under it (tau / (1 - 2 rho)), and how many more trials it needs "
+        "((1 - 2 rho)^-2).",
+    ),
+    (
+        "Prop. 1' floor terms",
+        "The paper's lower bound on what curation keeps (appendix C.2): E[pass@1] >= E[p0] - margin - attenuation "
+        "- tail, with margin = (tau/2 + eps + rho_fp)/kappa, attenuation = (1 - kappa)/2 and tail = cap x delta, "
+        "taken at the rates' upper 95% bounds, eps from Hoeffding at N_min trials. The smaller the total, the less "
+        "this judge can cost; vacuous when retirement is inoperative.",
+    ),
+    (
+        "verdicts",
+        "safe: below the cliff with room to spare; starved: safe from bias but kappa < 0.1, so the curator "
+        "learns little; at risk: the interval of rho_fp reaches the cliff, audit more items; blind curator: rho_fp at or "
+        "past the cliff. From least to most severe: safe, starved, at risk, blind curator (qcgrade audit --fail-on).",
+    ),
+    (
+        "judge errors",
+        "Items the judge could not answer (a crash, a timeout, an unreadable answer) after every retry; "
+        "never counted as a pass or a fail.",
+    ),
+    ("composite", "With --composite: pass only if the judge and qcgrade's grader both pass, measured on the same items."),
+)
+
+
+def _glossary() -> list[str]:
+    entries = "".join(f"<dt>{escape(term)}</dt><dd>{escape(meaning)}</dd>" for term, meaning in GLOSSARY)
+    return ["<h2>Glossary</h2>", f'<dl class="glossary">{entries}</dl>']
 
 
 def simulation_page(result: SimulationResult, curve: RetirementCurve | None = None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..auditing.report import AuditReport, ClassRate, Rate
+from ..auditing.report import RULE, AuditReport, ClassRate, Rate
 
 
 def _f(value: float | None, digits: int = 3) -> str:
@@ -96,11 +96,21 @@ def judge_info_line(report: AuditReport) -> str | None:
     return f"model {info.get('model')} at {info.get('base_url_host')}, prompt sha256 {info.get('prompt_sha256')}: {spent}"
 
 
+def seeds_phrase(seeds: tuple[int, ...] | list[int]) -> str:
+    """``--seeds 1`` -> "1 seed (0)", ``--seeds 5`` -> "5 seeds (0-4)"; other lists as given: "3 seeds (0, 2, 7)"."""
+    count = f"{len(seeds)} seed{'' if len(seeds) == 1 else 's'}"
+    if not seeds:
+        return count
+    consecutive = len(seeds) > 2 and list(seeds) == list(range(seeds[0], seeds[0] + len(seeds)))
+    values = f"{seeds[0]}-{seeds[-1]}" if consecutive else ", ".join(str(s) for s in seeds)
+    return f"{count} ({values})"
+
+
 def counts_line(report: AuditReport) -> str:
     scored = sum(1 for i in report.items if i.passed is not None)
-    seeds = ", ".join(str(s) for s in report.seeds)
     return (
-        f"{report.sections} sections, seeds {seeds}: {len(report.items)} items, {scored} scored, "
+        f"{report.sections} section{'' if report.sections == 1 else 's'}, {seeds_phrase(report.seeds)}: "
+        f"{len(report.items)} items, {scored} scored, "
         f"{len(report.judge_errors)} judge errors, {len(report.skipped)} sections skipped, "
         f"{len(report.not_applicable)} injections not applicable"
     )
@@ -145,8 +155,6 @@ def composite_lines(report: AuditReport) -> list[str]:
     rows = composite_rows(report)
     if report.composite is None or not rows:
         return []
-    from ..auditing.composite import RULE
-
     table = [COMPOSITE_HEADER, *rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(COMPOSITE_HEADER))]
     out = [f"composite ({RULE}), on the same items:"]

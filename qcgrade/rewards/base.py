@@ -18,6 +18,7 @@ from typing import Any
 from ..evidence import SliceLike
 from ..findings import Report
 from ..grader import grade
+from ..options import Options
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,26 +57,43 @@ class Score:
         return cls(violations=len(report.findings), counts=report.counts, passed=report.passed)
 
 
-def score(section: str, slice: SliceLike, *, tier2: bool = False, grounding: bool = False) -> Score:
+def score(
+    section: str,
+    slice: SliceLike,
+    options: Options | None = None,
+    *,
+    tier2: bool | None = None,
+    grounding: bool | None = None,
+) -> Score:
     """The violation count and per-check counts of ``section`` against ``slice``.
 
     ``grounding=True`` adds the tier-3 checks (citing sentences compared with
-    their cards); off by default, so the reward stays the paper's.
+    their cards); off by default, so the reward stays the paper's. ``options``
+    grades with more settings (e.g. a project's configuration, from
+    :func:`qcgrade.config.resolve_options`); ``tier2`` and ``grounding``
+    override it.
 
     Raises :class:`~qcgrade.evidence.SliceError` for a bad slice and
     ``TypeError`` when ``section`` is not a string, like :func:`qcgrade.grade`.
     """
-    return Score.from_report(grade(section, slice, tier2=tier2, grounding=grounding))
+    return Score.from_report(grade(section, slice, options, tier2=tier2, grounding=grounding))
 
 
-def reward(section: str, slice: SliceLike, *, tier2: bool = False, grounding: bool = False) -> float:
+def reward(
+    section: str,
+    slice: SliceLike,
+    options: Options | None = None,
+    *,
+    tier2: bool | None = None,
+    grounding: bool | None = None,
+) -> float:
     """1.0 when ``section`` passes every check against ``slice``, else 0.0.
 
     Tier 1 is the paper's QC reward; ``tier2=True`` adds the Report-band-58
-    disciplines and ``grounding=True`` the tier-3 grounding checks. Raises
-    like :func:`score`.
+    disciplines and ``grounding=True`` the tier-3 grounding checks; ``options``
+    as for :func:`score`. Raises like :func:`score`.
     """
-    return reward_number(grade(section, slice, tier2=tier2, grounding=grounding))
+    return reward_number(grade(section, slice, options, tier2=tier2, grounding=grounding))
 
 
 def reward_number(result: Report | Score | None, shaped: bool = False) -> float:

@@ -33,7 +33,8 @@ from functools import lru_cache
 from typing import Any
 
 from qcgrade.evidence import SliceError, slice_from_value
-from qcgrade.rewards.adapters import sample_stats, stat_keys
+from qcgrade.options import Options
+from qcgrade.rewards.adapters import ConfigPath, reward_options, sample_stats, stat_keys
 from qcgrade.rewards.bad_rows import BadRows
 from qcgrade.rewards.base import Score, reward_number, score
 
@@ -45,36 +46,47 @@ _PROMPT_SHOWN = 48
 RewardFunction = Callable[..., dict[str, Any]]
 
 
-def make_reward_func(tier2: bool = False, *, shaped: bool = False, grounding: bool = False) -> RewardFunction:
-    """A ``reward_func`` with options; bind it at module level in your reward file."""
+def make_reward_func(
+    tier2: bool | None = None, *, shaped: bool = False, grounding: bool | None = None, config: ConfigPath | None = None
+) -> RewardFunction:
+    """A ``reward_func`` with options; bind it at module level in your reward file.
+
+    ``config`` grades with a project's configuration file (as ``qcgrade check
+    --config FILE``), read here, once; ``tier2``/``grounding`` override it.
+    Without ``config`` no file is read.
+    """
+    options = reward_options(config, tier2, grounding)
 
     def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
-        return _rewards(queries, prompts, labels, tier2, shaped, grounding)
+        return _rewards(queries, prompts, labels, options, shaped)
 
-    reward_func.__doc__ = f"qcgrade reward for OpenRLHF (tier2={tier2}, shaped={shaped}, grounding={grounding})."
+    source = f", config={str(config)!r}" if config is not None else ""
+    reward_func.__doc__ = (
+        f"qcgrade reward for OpenRLHF (tier2={options.tier2}, shaped={shaped}, grounding={options.grounding}{source})."
+    )
     return reward_func
 
 
 def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
     """The tier-1 binary reward, in the shape OpenRLHF expects."""
-    return _rewards(queries, prompts, labels, False, False)
+    return _rewards(queries, prompts, labels, reward_options(), False)
 
 
 def _rewards(
-    queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], tier2: bool, shaped: bool, grounding: bool = False
+    queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], options: Options, shaped: bool
 ) -> dict[str, Any]:
     rewards: list[float] = []
     passes: list[float] = []
-    logs: dict[str, list[float]] = {key: [] for key in stat_keys(tier2, grounding)}
+    logs: dict[str, list[float]] = {key: [] for key in stat_keys(options)}
     prompts = () if prompts is None else prompts
     labels = () if labels is None else labels
     for index, query in enumerate(queries):
         prompt = prompts[index] if index < len(prompts) else ""
         label = labels[index] if index < len(labels) else None
-        result = _grade(query, prompt, label, tier2, grounding, _where(index, len(queries), prompt))
+        result = _grade(query, prompt, label, options, _where(index, len(queries), prompt))
         rewards.append(reward_number(result, shaped))
         passes.append(reward_number(result))
-        for key, value in sample_stats(result, tier2, grounding).items():
+        for key, value in sample_stats(result, options).items():
             logs[key].append(float(value))
     if len(queries) == 1:
         BAD_ROWS.end_of_sample()  # how OpenRLHF calls: one sample per call, no step
@@ -88,7 +100,7 @@ def _rewards(
     }
 
 
-def _grade(query: Any, prompt: Any, label: Any, tier2: bool, grounding: bool, where: str) -> Score | None:
+def _grade(query: Any, prompt: Any, label: Any, options: Options, where: str) -> Score | None:
     if not isinstance(query, str):
         # Flagged like an unusable label: the sample has nothing to grade.
         BAD_ROWS.row(where, f"query is {type(query).__name__}, not text; scoring 0.0", "no text")
@@ -98,7 +110,7 @@ def _grade(query: Any, prompt: Any, label: Any, tier2: bool, grounding: bool, wh
     except SliceError as exc:
         BAD_ROWS.row(where, f"unusable label: {exc}; scoring 0.0", "unusable label")
         return None
-    return score(strip_prompt(query, prompt), evidence, tier2=tier2, grounding=grounding)
+    return score(strip_prompt(query, prompt), evidence, options)
 
 
 def _where(index: int, count: int, prompt: Any) -> str:

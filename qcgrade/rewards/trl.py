@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence, Sized
 from typing import Any
 
 from qcgrade.evidence import SliceError, slice_from_value
-from qcgrade.rewards.adapters import check_names
+from qcgrade.rewards.adapters import ConfigPath, check_names, reward_options
 from qcgrade.rewards.bad_rows import BadRows
 from qcgrade.rewards.base import Score, reward_number, score
 
@@ -46,19 +46,26 @@ class RewardFunc:
     def __init__(
         self,
         slice_column: str = "slice",
-        tier2: bool = False,
+        tier2: bool | None = None,
         shaped: bool = False,
-        grounding: bool = False,
+        grounding: bool | None = None,
         index_column: str = "index",
+        config: ConfigPath | None = None,
     ) -> None:
         self.slice_column = slice_column
-        self.tier2 = tier2
         self.shaped = shaped
-        self.grounding = grounding
         self.index_column = index_column
+        self.config = config
+        # Read once, here: a bad configuration fails when the trainer is built, not mid-run.
+        self.options = reward_options(config, tier2, grounding)
+        self.tier2 = self.options.tier2
+        self.grounding = self.options.grounding
         # TRL logs rewards under this name (rewards/<name>/mean ...); the per-check metrics use it as their prefix.
         self.__name__ = (
-            "qcgrade" + ("_tier2" if tier2 else "") + ("_grounding" if grounding else "") + ("_shaped" if shaped else "")
+            "qcgrade"
+            + ("_tier2" if self.tier2 else "")
+            + ("_grounding" if self.grounding else "")
+            + ("_shaped" if shaped else "")
         )
         self._warned = False
         self._said_no_log_metric = False
@@ -111,7 +118,7 @@ class RewardFunc:
             evidence = slice_from_value(raw)
         except SliceError as exc:
             return "unusable slice", f"unusable slice in column {self.slice_column!r}: {exc}"
-        return score(text, evidence, tier2=self.tier2, grounding=self.grounding)
+        return score(text, evidence, self.options)
 
     def _log(self, log_metric: Any, scores: list[Score | None]) -> None:
         """Per-check rates, the pass rate and the ungraded count of this call, through TRL's ``log_metric``."""
@@ -129,7 +136,7 @@ class RewardFunc:
         log_metric(f"{self.__name__}/ungraded", float(len(scores) - len(graded)))
         if not graded:
             return  # no rate over no completion: TRL would average a NaN into the step
-        for name in check_names(self.tier2, self.grounding):
+        for name in check_names(self.options):
             log_metric(f"{self.__name__}/{name}", sum(result.counts.get(name, 0) for result in graded) / len(graded))
         log_metric(f"{self.__name__}/pass", sum(1 for result in graded if result.passed) / len(graded))
 
@@ -140,6 +147,7 @@ class RewardFunc:
 
     def __repr__(self) -> str:
         extra = ", grounding=True" if self.grounding else ""
+        extra += f", config={str(self.config)!r}" if self.config is not None else ""
         return f"RewardFunc(slice_column={self.slice_column!r}, tier2={self.tier2}, shaped={self.shaped}{extra})"
 
 
@@ -173,11 +181,12 @@ def _where(index: int, step: int | None, indices: Any, prompts: Sequence[Any] | 
 
 def make_reward_func(
     slice_column: str = "slice",
-    tier2: bool = False,
+    tier2: bool | None = None,
     *,
     shaped: bool = False,
-    grounding: bool = False,
+    grounding: bool | None = None,
     index_column: str = "index",
+    config: ConfigPath | None = None,
 ) -> RewardFunc:
     """A reward function for ``GRPOTrainer(reward_funcs=[...])``.
 
@@ -186,8 +195,12 @@ def make_reward_func(
     ``1 / (1 + violations)`` instead of the binary pass; ``grounding`` adds
     the tier-3 grounding checks. ``index_column`` names a dataset column
     that identifies each row in warnings (used when the dataset has it).
+    ``config`` grades with a project's configuration file (``pyproject.toml``
+    or ``qcgrade.toml``), as ``qcgrade check --config FILE`` does;
+    ``tier2``/``grounding`` given here override it. Without ``config`` no
+    file is read.
     """
-    return RewardFunc(slice_column, tier2, shaped, grounding, index_column)
+    return RewardFunc(slice_column, tier2, shaped, grounding, index_column, config)
 
 
 def completion_text(completion: Any) -> str | None:

@@ -26,7 +26,10 @@ bad row cannot stop a run; with ``return_dict=True`` it is flagged by
 named in a ``RuntimeWarning`` each, by ``extra_info["index"]`` (the dataset
 row, as verl's data recipes store it) where the row has one; later ones are
 counted (see :mod:`qcgrade.rewards.bad_rows`). Reward kwargs: ``tier2``,
-``shaped`` (reward ``1 / (1 + violations)``), ``return_dict``.
+``grounding``, ``shaped`` (reward ``1 / (1 + violations)``), ``return_dict``,
+and ``config`` (a ``pyproject.toml`` or ``qcgrade.toml`` to grade with, read
+once per content; ``tier2``/``grounding`` override it; without it no file is
+read).
 
 Where the keys land: verl stacks ``reward_extra_info`` into the batch, its
 validation metrics (``val-aux/<data_source>/qcgrade_<check>/mean@<n>``) and
@@ -40,7 +43,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from qcgrade.evidence import EvidenceSlice, SliceError, slice_from_value
-from qcgrade.rewards.adapters import sample_stats
+from qcgrade.options import Options
+from qcgrade.rewards.adapters import ConfigPath, reward_options, sample_stats
 from qcgrade.rewards.bad_rows import BadRows
 from qcgrade.rewards.base import Score, reward_number, score
 
@@ -54,23 +58,25 @@ def compute_score(
     ground_truth: Any = None,
     extra_info: Any = None,
     *,
-    tier2: bool = False,
+    tier2: bool | None = None,
     shaped: bool = False,
     return_dict: bool = False,
-    grounding: bool = False,
+    grounding: bool | None = None,
+    config: ConfigPath | None = None,
     **_ignored: Any,
 ) -> float | dict[str, Any]:
     """The reward of one response: a float, or a dict with ``score`` and per-check counts."""
-    result = _grade(solution_str, ground_truth, extra_info, tier2, grounding, _where(extra_info, None))
+    options = reward_options(config, tier2, grounding)
+    result = _grade(solution_str, ground_truth, extra_info, options, _where(extra_info, None))
     BAD_ROWS.end_of_sample()
-    return _answer(result, tier2, shaped, return_dict, grounding)
+    return _answer(result, options, shaped, return_dict)
 
 
-def _answer(result: Score | None, tier2: bool, shaped: bool, return_dict: bool, grounding: bool) -> float | dict[str, Any]:
+def _answer(result: Score | None, options: Options, shaped: bool, return_dict: bool) -> float | dict[str, Any]:
     value = reward_number(result, shaped)
     if not return_dict:
         return value
-    return {"score": value, **sample_stats(result, tier2, grounding)}
+    return {"score": value, **sample_stats(result, options)}
 
 
 def compute_score_batch(
@@ -79,10 +85,11 @@ def compute_score_batch(
     ground_truths: Iterable[Any] | None = None,
     extra_infos: Iterable[Any] | None = None,
     *,
-    tier2: bool = False,
+    tier2: bool | None = None,
     shaped: bool = False,
     return_dict: bool = False,
-    grounding: bool = False,
+    grounding: bool | None = None,
+    config: ConfigPath | None = None,
     **_ignored: Any,
 ) -> list[float | dict[str, Any]]:
     """:func:`compute_score` over a batch, for verl's ``batch`` reward manager (verl 0.6.x and earlier)."""
@@ -90,17 +97,18 @@ def compute_score_batch(
     count = len(solution_strs)
     truths = list(ground_truths) if ground_truths is not None else [None] * count
     extras = list(extra_infos) if extra_infos is not None else [None] * count
+    options = reward_options(config, tier2, grounding)
     answers = []
     for i, solution in enumerate(solution_strs):
         extra = extras[i] if i < len(extras) else None
         truth = truths[i] if i < len(truths) else None
-        result = _grade(solution, truth, extra, tier2, grounding, _where(extra, i))
-        answers.append(_answer(result, tier2, shaped, return_dict, grounding))
+        result = _grade(solution, truth, extra, options, _where(extra, i))
+        answers.append(_answer(result, options, shaped, return_dict))
     BAD_ROWS.end_of_batch("this batch")
     return answers
 
 
-def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool, grounding: bool, where: str) -> Score | None:
+def _grade(solution: Any, ground_truth: Any, extra_info: Any, options: Options, where: str) -> Score | None:
     raw = ground_truth
     if _empty(raw) and isinstance(extra_info, dict):
         raw = extra_info.get("slice")
@@ -115,7 +123,7 @@ def _grade(solution: Any, ground_truth: Any, extra_info: Any, tier2: bool, groun
     except SliceError as exc:
         BAD_ROWS.row(where, f"unusable slice: {exc}; scoring 0.0", "unusable slice")
         return None
-    return score(solution, evidence, tier2=tier2, grounding=grounding)
+    return score(solution, evidence, options)
 
 
 def _where(extra_info: Any, batch_row: int | None) -> str:

@@ -16,14 +16,31 @@ Install with ``pip install "qcgrade[ray]"``. Ray is imported only by
         compute=ray.data.ActorPoolStrategy(size=1), num_cpus=1,
     )
 
+Rows are read as ``qcgrade batch`` reads JSON Lines, by the same function
+(:func:`qcgrade.files.row_from_fields`), with the same error messages: a
+``section`` column and a ``slice`` column (an object or JSON text) or a
+``slice_path`` column (a slice file), or both with one of them null in each
+row. A relative ``slice_path`` is resolved against ``base_dir``;
+:func:`grade_dataset` defaults it to the folder of the files the dataset was
+read from, as ``qcgrade batch`` resolves it against the input file's folder,
+so ``grade_dataset(ray.data.read_json("fixtures/sections.jsonl"))`` grades
+the bundled file as ``qcgrade batch fixtures/sections.jsonl`` does. The
+callable class itself resolves nothing on its own: give it ``base_dir=`` (an
+absolute path every worker can read) or absolute paths.
+
 Each batch keeps its columns and gains ``passed`` (bool), ``reward`` (1.0 or
 0.0, NaN when the row could not be graded), ``violation_count`` (int),
-``counts`` and ``violations`` (JSON text) and ``error`` ("" when graded);
-``prefix=`` renames them, and a name that would overwrite an input column is
-an error. The ``slice`` column may hold objects or JSON text. JSON text is
-the safer choice: Arrow unifies the struct types of all rows and fills a
-field that one row lacks with null, so nulls inside object slices are read as
-absent fields.
+``counts`` and ``violations`` (JSON text) and ``error`` ("" when graded,
+else the message ``qcgrade batch`` gives the same row); ``prefix=`` renames
+them, and a name that would overwrite an input column is an error. Object
+slices: Arrow unifies the struct types of all rows and fills a field that
+one row lacks with null, so nulls inside object slices are read as absent
+fields; JSON text is the safer choice.
+
+Options: an :class:`~qcgrade.options.Options`, a mapping of configuration
+keys (as in ``[tool.qcgrade]``), and/or ``config=`` a configuration file read
+as ``qcgrade check --config FILE`` reads it (the mapping then applies over
+it); ``tier2`` overrides both. No file is read unless ``config=`` is given.
 
 Small machines: an actor pool that reserves every CPU starves Ray Data's own
 read and write tasks, and the job hangs (on 2 CPUs, two 1-CPU actors never
@@ -44,10 +61,13 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from ..evidence import SliceError, slice_from_value
+from ..errors import RowError
+from ..files import row_from_fields
 from ..grader import active_checks, grade
 from ..options import Options
 from ..rewards.base import reward_number
@@ -56,12 +76,11 @@ OUTPUT_COLUMNS: tuple[str, ...] = ("passed", "reward", "violation_count", "count
 
 
 class Grader:
-    """Grades column batches: a ``section`` column against a ``slice`` column.
+    """Grades column batches: a ``section`` column against a ``slice`` or ``slice_path`` column.
 
-    ``options`` is an :class:`~qcgrade.options.Options` or a mapping of
-    configuration keys (as in ``[tool.qcgrade]``); ``tier2`` overrides it.
     Accepts a dict of columns (numpy arrays or lists), a pandas DataFrame or
-    a pyarrow Table, and returns the same kind.
+    a pyarrow Table, and returns the same kind. See the module docstring for
+    ``options``, ``config`` and ``base_dir``.
     """
 
     def __init__(
@@ -69,53 +88,76 @@ class Grader:
         options: Options | Mapping[str, Any] | None = None,
         *,
         tier2: bool | None = None,
+        config: str | os.PathLike[str] | None = None,
+        base_dir: str | os.PathLike[str] | None = None,
         section_column: str = "section",
         slice_column: str = "slice",
+        slice_path_column: str = "slice_path",
         prefix: str = "",
     ) -> None:
-        if isinstance(options, Mapping):
-            from ..config import parse_settings
-
-            options = parse_settings(options, "Grader(options=...)")
-        opts = options or Options()
+        opts = _options(options, config)
         if tier2 is not None:
             opts = opts.with_(tier2=tier2)
         active_checks(opts)
         self.options = opts
+        self.base_dir = None if base_dir is None else Path(base_dir)
         self.section_column = section_column
         self.slice_column = slice_column
+        self.slice_path_column = slice_path_column
         self.names = {name: prefix + name for name in OUTPUT_COLUMNS}
         self.__name__ = "qcgrade_grader"
 
     def __call__(self, batch: Any) -> Any:
         kind = _batch_kind(batch)
         columns = _column_names(batch, kind)
-        for wanted in (self.section_column, self.slice_column):
-            if wanted not in columns:
-                raise KeyError(f"qcgrade: batch has no {wanted!r} column (columns: {', '.join(map(str, columns))})")
+        if self.section_column not in columns or not {self.slice_column, self.slice_path_column} & set(columns):
+            wanted = f"{self.section_column!r} and {self.slice_column!r} or {self.slice_path_column!r}"
+            raise KeyError(f"qcgrade: batch needs columns {wanted} (columns: {', '.join(map(str, columns))})")
         clashes = sorted(set(self.names.values()) & set(columns))
         if clashes:
             raise ValueError(f"qcgrade: output columns {clashes} would overwrite input columns; pass prefix=")
-        sections = _to_list(_column(batch, kind, self.section_column))
-        slices = _to_list(_column(batch, kind, self.slice_column))
-        rows = [self.grade_row(section, slice_value) for section, slice_value in zip(sections, slices)]
+        fields = {
+            field: _to_list(_column(batch, kind, name))
+            for field, name in (
+                ("section", self.section_column),
+                ("slice", self.slice_column),
+                ("slice_path", self.slice_path_column),
+            )
+            if name in columns
+        }
+        count = len(next(iter(fields.values())))
+        rows = [self.grade_fields({field: values[i] for field, values in fields.items()}) for i in range(count)]
         new = [(key, self.names[key], [row[i] for row in rows]) for i, key in enumerate(OUTPUT_COLUMNS)]
         return _attach(batch, kind, new)
 
-    def grade_row(self, section: Any, slice_value: Any) -> tuple[bool, float, int, str, str, str]:
-        """``(passed, reward, violation_count, counts, violations, error)`` for one row."""
-        if not isinstance(section, str):
-            return _failed(f"section: expected a string, got {type(section).__name__}")
-        if slice_value is None:
-            return _failed("slice: missing")
+    def grade_fields(self, fields: Mapping[str, Any]) -> tuple[bool, float, int, str, str, str]:
+        """``(passed, reward, violation_count, counts, violations, error)`` for one row's fields."""
         try:
-            evidence = slice_from_value(slice_value)
-        except SliceError as exc:
-            return _failed(f"slice: {exc}")
-        report = grade(section, evidence, self.options)
+            row = row_from_fields(fields, self.base_dir, dataset=True)
+        except RowError as exc:
+            return _failed(str(exc))
+        report = grade(row.section, row.slice, self.options)
         counts = json.dumps(report.counts, sort_keys=True)
         violations = json.dumps([f.to_dict() for f in report.findings], sort_keys=True, ensure_ascii=False)
         return report.passed, reward_number(report), len(report.findings), counts, violations, ""
+
+    def grade_row(self, section: Any, slice_value: Any) -> tuple[bool, float, int, str, str, str]:
+        """``(passed, reward, violation_count, counts, violations, error)`` for a section and its slice."""
+        return self.grade_fields({"section": section, "slice": slice_value})
+
+
+def _options(options: Options | Mapping[str, Any] | None, config: str | os.PathLike[str] | None) -> Options:
+    """The grading options from ``options`` and ``config``, read as the command line reads them."""
+    if isinstance(options, Options):
+        if config is not None:
+            raise TypeError("Grader: give config= with options as a mapping of configuration keys, not an Options")
+        return options
+    from ..config import apply_settings, read_settings, resolve_options
+
+    base = resolve_options(Path(config))[0] if config is not None else Options()
+    if options is None:
+        return base
+    return apply_settings(base, read_settings(options, "Grader(options=...)"))
 
 
 def pool_for(total_cpus: float) -> tuple[int, float]:
@@ -137,8 +179,11 @@ def grade_dataset(
     options: Options | Mapping[str, Any] | None = None,
     *,
     tier2: bool | None = None,
+    config: str | os.PathLike[str] | None = None,
+    base_dir: str | os.PathLike[str] | None = None,
     section_column: str = "section",
     slice_column: str = "slice",
+    slice_path_column: str = "slice_path",
     prefix: str = "",
     batch_size: int = 256,
     batch_format: str = "numpy",
@@ -148,7 +193,12 @@ def grade_dataset(
     """``dataset.map_batches(Grader, ...)`` with an actor pool sized by :func:`pool_for`.
 
     Lazy, like every Ray Data transform: nothing runs until the result is
-    consumed. ``actors``/``cpus_per_actor`` override the sizing.
+    consumed. ``actors``/``cpus_per_actor`` override the sizing. ``base_dir``
+    defaults to the one folder the dataset's files were read from (a dataset
+    built in memory: the current directory); a dataset read from several
+    folders needs it given when its ``slice_path`` values are relative.
+    ``config`` is read here, in the driver, so a bad file fails before any
+    work is scheduled.
     """
     import ray
     from ray.data import ActorPoolStrategy
@@ -160,10 +210,13 @@ def grade_dataset(
         actors = size if actors is None else actors
         cpus_per_actor = per_actor if cpus_per_actor is None else cpus_per_actor
     kwargs = {
-        "options": options,
+        # Options, not the file: workers need not see the driver's files.
+        "options": _options(options, config),
         "tier2": tier2,
+        "base_dir": str(Path(base_dir).resolve()) if base_dir is not None else _read_from(dataset),
         "section_column": section_column,
         "slice_column": slice_column,
+        "slice_path_column": slice_path_column,
         "prefix": prefix,
     }
     return dataset.map_batches(
@@ -174,6 +227,22 @@ def grade_dataset(
         compute=ActorPoolStrategy(size=actors),
         num_cpus=cpus_per_actor,
     )
+
+
+def _read_from(dataset: Any) -> str | None:
+    """The absolute folder of the files a dataset reads, as ``qcgrade batch`` resolves paths against its input's.
+
+    The current directory for a dataset built in memory; None (relative
+    ``slice_path`` values are then row errors asking for ``base_dir=``) when
+    the files lie in several folders or in remote storage.
+    """
+    files = [str(f) for f in dataset.input_files()] if hasattr(dataset, "input_files") else []
+    if not files:
+        return str(Path.cwd().resolve())
+    if any("://" in f for f in files):  # remote storage: no local folder to resolve against
+        return None
+    folders = {str(Path(f).resolve().parent) for f in files}
+    return folders.pop() if len(folders) == 1 else None
 
 
 def _failed(message: str) -> tuple[bool, float, int, str, str, str]:

@@ -22,6 +22,7 @@ from ..evidence import SliceLike
 from ..files import InputError, read_section, read_slice, slice_beside
 from ..findings import Finding, Report
 from ..grader import grade
+from ..options import Options
 
 #: Longest offending text quoted in full; longer text keeps its two ends.
 _QUOTE_LIMIT = 60
@@ -49,21 +50,37 @@ def _quoted(text: str, finding: Finding) -> str:
     return ": " + json.dumps(offending, ensure_ascii=False)
 
 
-def assert_passes(section: str, slice: SliceLike, *, tier2: bool = False) -> Report:
+def assert_passes(
+    section: str,
+    slice: SliceLike,
+    options: Options | None = None,
+    *,
+    tier2: bool | None = None,
+    grounding: bool | None = None,
+) -> Report:
     """Grade ``section`` against ``slice``; raise :class:`SectionFailure` listing every violation.
 
+    ``options`` defaults to qcgrade's defaults (the pytest fixture passes the
+    project's configuration); ``tier2`` and ``grounding`` override it.
     Returns the (passing) report. A bad slice raises
     :class:`~qcgrade.evidence.SliceError`, not an assertion failure: it is a
     broken test, not a failing section.
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not this one
-    report = grade(section, slice, tier2=tier2)
+    report = grade(section, slice, options, tier2=tier2, grounding=grounding)
     if not report.passed:
         raise SectionFailure(format_failure(report), report)
     return report
 
 
-def check_section_file(path: Path, *, tier2: bool = False, display: str | None = None) -> Report:
+def check_section_file(
+    path: Path,
+    options: Options | None = None,
+    *,
+    tier2: bool | None = None,
+    grounding: bool | None = None,
+    display: str | None = None,
+) -> Report:
     """Grade ``NAME.md`` against ``NAME.json`` (or ``NAME.slice.json``) beside it.
 
     Raises :class:`~qcgrade.files.InputError` (one line naming the file) for
@@ -74,7 +91,7 @@ def check_section_file(path: Path, *, tier2: bool = False, display: str | None =
     beside = slice_beside(path)
     if beside is None:
         raise InputError(f"{display or path}: no slice beside it: expected {path.stem}.json or {path.stem}.slice.json")
-    report = grade(text, read_slice(beside), tier2=tier2)
+    report = grade(text, read_slice(beside), options, tier2=tier2, grounding=grounding)
     if not report.passed:
         raise SectionFailure(format_failure(report, display or str(path)), report)
     return report
