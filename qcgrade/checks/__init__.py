@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from ..evidence import EvidenceSlice
 from ..findings import Finding
@@ -33,8 +34,7 @@ class ListedCheck:
 
     @property
     def check(self) -> Check:
-        found: Check = importlib.import_module(f"{__name__}.{self.module}").CHECK
-        return found
+        return _loaded(self.module)
 
     @property
     def run(self) -> CheckFunction:
@@ -50,6 +50,12 @@ class ListedCheck:
 
     def __call__(self, section: Section, evidence: EvidenceSlice, options: Options) -> Iterable[Finding]:
         return self.run(section, evidence, options)
+
+
+@cache
+def _loaded(module: str) -> Check:
+    found: Check = importlib.import_module(f"{__name__}.{module}").CHECK
+    return found
 
 
 def _listed(name: str, tier: int) -> ListedCheck:

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,11 +20,13 @@ from ..findings import Graded, Report, Result, Ungraded, graded_only, ungraded_o
 from ..grader import grade
 from ..options import Options
 from ..render import RENDERERS, json_format
-from ..repair import Repaired, repair, suggest
 from .app import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_PASSED, EXIT_VIOLATIONS, discard_stdout, emit, fail, friendly
 from .config import grading_options, resolve_options
 from .options import output_option
 from .output import check_writable, echo_error, write_output
+
+if TYPE_CHECKING:
+    from ..repair import Repaired
 
 
 @click.command(short_help="Grade section files (or folders) against their slices.")
@@ -129,11 +131,17 @@ def check(
 
 def _graded(text: str, evidence: EvidenceSlice, options: Options, with_repairs: bool) -> Report:
     report = grade(text, evidence, options)
-    return suggest(report, evidence) if with_repairs else report
+    if not with_repairs:
+        return report
+    from ..repair import suggest  # grounding's card reading loads only when repairs are asked for
+
+    return suggest(report, evidence)
 
 
 def _fixed(path: Path, text: str, evidence: EvidenceSlice, options: Options) -> Repaired:
     """Repair one section file in place when its repairs leave fewer violations; say what changed on stderr."""
+    from ..repair import repair
+
     repaired = repair(text, evidence, options)
     if repaired.changed:
         _replace_file(path, text, repaired.text)
