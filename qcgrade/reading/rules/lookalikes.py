@@ -96,58 +96,34 @@ def _property_chars(prop: str) -> str:
 
 
 @cache
-def _anchors() -> re.Pattern[str]:
-    """What every look-alike shape stands beside, for the stdlib engine: a percent or currency sign, a separator
-    or an apostrophe before a digit or look-alike (grouped and decimal shapes), a percent word."""
-    f = _fragments()
-    run = vocab.char_class(f["lookalike_chars"] + _property_chars("N"))
-    signs = vocab.char_class("".join(vocab.percent_signs()) + _property_chars("Sc"))
-    return re.compile(rf"{signs}|[.,'\u2019](?={run})|(?i:per[ \u00a0]?cent|pct)")
+def _may_be_lookalike() -> re.Pattern[str]:
+    """Where a look-alike numeral may be, for the stdlib engine: a superset derived from its shapes.
+
+    Every shape holds a look-alike letter beside a digit or separator, or
+    before a percent sign (across a blank) or a percent word (across blanks),
+    or after a currency sign: take the last look-alike of the run before a
+    percent sign or word, the first after a currency sign, any look-alike of a
+    grouped or decimal run (the run holds a separator). Digits grouped after
+    an apostrophe are read by the grouped shape alone; a character outside
+    the BMP (a mathematical look-alike, an astral digit or currency sign)
+    sends the stretch the long way.
+    """
+    chars = _fragments()["lookalike_chars"]
+    look = vocab.char_class(chars)
+    digits = vocab.char_class(_property_chars("N") + ".,")
+    percent = vocab.char_class("".join(vocab.percent_signs()))
+    currency = vocab.char_class(_property_chars("Sc"))
+    return re.compile(
+        rf"{look}(?:{digits}|[ \u00a0]?{percent}|[ \u00a0\n]+(?i:per[ \u00a0]?cent|pct))"
+        rf"|(?:{digits}|{currency}[ \u00a0]?){look}"
+        rf"|['\u2019]{vocab.char_class(_property_chars('N'))}{{1,3}},"
+        r"|[\U00010000-\U0010ffff]"
+    )
 
 
 def _may_hold_lookalike(text: str, start: int, end: int) -> bool:
-    """A superset of where a look-alike numeral may be: a look-alike letter in the run of digits, look-alikes and
-    separators that touches an anchor (:func:`_anchors`), or a character outside the BMP (the long way)."""
-    if not text.isascii() and _ASTRAL.search(text, start, end) is not None:
-        return True
-    lookalikes = _lookalike_set()
-    for anchor in _anchors().finditer(text, start, end):
-        at = anchor.start()
-        if text[at] in "'\u2019" and text[at + 1 : at + 2].isdigit():
-            return True  # digits grouped after an apostrophe: no digit rule reads them (the grouped shape may)
-        if _run_holds(text, at, start, end, lookalikes):
-            return True
-    return False
-
-
-def _run_holds(text: str, at: int, start: int, end: int, lookalikes: frozenset[str]) -> bool:
-    """Whether the run of digits, look-alikes and separators on either side of ``text[at]`` (across one blank,
-    or blanks and a line break before a percent word) holds a look-alike."""
-    left = at
-    while left > start and text[left - 1] in " \u00a0\n" and at - left < 8:
-        left -= 1
-    floor = max(start, left - 41)
-    while left > floor and (text[left - 1] in lookalikes or text[left - 1].isnumeric() or text[left - 1] in ".,"):
-        left -= 1
-        if text[left] in lookalikes:
-            return True
-    right = at + 1
-    if right < end and text[right] in " \u00a0":
-        right += 1
-    ceiling = min(end, right + 41)
-    while right < ceiling and (text[right] in lookalikes or text[right].isnumeric() or text[right] in ".,"):
-        if text[right] in lookalikes:
-            return True
-        right += 1
-    return False
-
-
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-
-
-@cache
-def _lookalike_set() -> frozenset[str]:
-    return frozenset(_fragments()["lookalike_chars"])
+    """Whether a look-alike numeral may be in ``text[start:end]`` (see :func:`_may_be_lookalike`)."""
+    return _may_be_lookalike().search(text, start, end) is not None
 
 
 @cache
@@ -157,11 +133,30 @@ def _symbol_chars() -> re.Pattern[str]:
 
 
 def _may_hold(text: str, start: int, end: int) -> tuple[bool, bool]:
-    """Whether ``text[start:end]`` may hold a CJK numeral or number emoji, and a look-alike numeral."""
+    """Whether ``text[start:end]`` may hold a CJK numeral or number emoji, and a look-alike numeral.
+
+    A section's stretches are asked one by one: the whole text is asked once
+    (and remembered for the text last asked about), and a stretch only when
+    the whole may hold one.
+    """
     if not scan.ENABLED:
         return True, True
+    global _last
+    last = _last
+    if last[0] is not text:
+        last = _last = (text, _may_hold_in(text, 0, len(text)))
+    if not last[1][0] and not last[1][1]:
+        return False, False
+    return _may_hold_in(text, start, end)
+
+
+def _may_hold_in(text: str, start: int, end: int) -> tuple[bool, bool]:
     symbols = not text.isascii() and _symbol_chars().search(text, start, end) is not None
     return symbols, _may_hold_lookalike(text, start, end)
+
+
+# The text last asked about, and its answer (one tuple, replaced whole: safe to share between threads).
+_last: tuple[str | None, tuple[bool, bool]] = (None, (True, True))
 
 
 def may_hold_symbols(text: str, start: int, end: int) -> bool:

@@ -10,7 +10,7 @@ directions. How a stretch of visible text is read:
    (``numeral.digits``).
 2. A candidate glued to what precedes it is no number (``identifier.glued``:
    ``FY25``, ``m_rev2``, ``4.5`` read as one number already). Otherwise the
-   vetoes of :data:`VETOES` are asked in turn; the first that fires makes
+   vetoes of :func:`vetoes` are asked in turn; the first that fires makes
    the digits part of a name (``Scope 3``, ``Wren-8B``, ``3Q24``, ``10-K``).
 3. Digits glued to a letter are still a number when plainly a quantity:
    the admits of :data:`ADMITS` (``by30%``, ``USD42m``, ``R42bn``, ``x42``).
@@ -264,49 +264,68 @@ def _filing_form(text: str, d: int, end: int) -> bool:
 class Veto(NamedTuple):
     """A rule that makes digits a name: its id, its test, and what it looks at beside the digits.
 
-    ``before``: the characters one of which must stand just before the digits
-    for it to fire (``None``: a blank, whatever kind); ``after``: one of which
-    must stand in the two characters after the first digit. The scan derives
-    its guard from these (:func:`_veto`): a candidate no veto can fire on is
-    asked none.
+    What it looks at is data the scan derives its guards from (:meth:`may`): the
+    characters one of which stands just ``before`` the digits, or just before a
+    blank before them (``before_blank``), or within ``reach`` characters
+    ``after`` the first digit. A veto whose characters are not there cannot
+    fire, so it is not asked; with the scan off every veto is asked
+    (tests/test_reading_scan.py).
     """
 
     id: str
     fires: Callable[[str, int, int], bool]
-    before: frozenset[str] | None = frozenset()
+    before: frozenset[str] = frozenset()
+    before_blank: frozenset[str] = frozenset()
     after: frozenset[str] = frozenset()
+    reach: int = 2
+
+    def may(self, text: str, d: int) -> bool:
+        before = text[d - 1] if d else ""
+        if before in self.before:
+            return True
+        if self.before_blank and before.isspace() and d >= 2 and text[d - 2] in self.before_blank:
+            return True
+        return bool(self.after) and not self.after.isdisjoint(text[d + 1 : d + 1 + self.reach])
 
 
 _BOUND_SIGNS = frozenset("\u2265\u2264<>=")
 
-#: The vetoes, asked in turn of digits a number could start at (no sign or currency before them).
-VETOES: tuple[Veto, ...] = (
-    Veto("name.after_hyphen", _after_hyphen, before=_HYPHENS),
-    Veto("name.code_digits", _code_digits, before=_HYPHENS),
-    Veto("name.category_word", _category_word, before=None),
-    Veto("name.category_word", _category_word, before=_BOUND_SIGNS),
-    Veto("name.period_label", _period_label, after=frozenset("QH")),
-    Veto("name.filing_form", _filing_form, after=frozenset("-")),
-)
-_BEFORE = frozenset().union(*(v.before for v in VETOES if v.before))
-_AFTER = frozenset().union(*(v.after for v in VETOES))
+
+@cache
+def vetoes() -> tuple[Veto, ...]:
+    """The vetoes, asked in turn of digits a number could start at (no sign or currency before them)."""
+    category_endings = frozenset(c for word in vocab.category_words() for c in (word[-1], word[-1].upper()))
+    period_letters = frozenset(head[-1] for head in vocab.period_label_heads())
+    return (
+        Veto("name.after_hyphen", _after_hyphen, before=_HYPHENS),
+        Veto("name.code_digits", _code_digits, before=_HYPHENS),
+        Veto("name.category_word", _category_word, before=_BOUND_SIGNS, before_blank=category_endings | _BOUND_SIGNS),
+        Veto("name.period_label", _period_label, after=period_letters, reach=1),
+        Veto("name.filing_form", _filing_form, after=frozenset("-"), reach=vocab.filing_digits()),
+    )
 
 
 @cache
-def _category_endings() -> frozenset[str]:
-    """The last characters of the category words, in either case: a blank after anything else ends none."""
-    return frozenset(c for word in vocab.category_words() for c in (word[-1], word[-1].upper()))
+def _any_veto() -> Veto:
+    """What any veto looks at (the union of theirs): digits beside none of it are asked no veto at all."""
+    table = vetoes()
+    return Veto(
+        "any",
+        lambda text, d, end: True,
+        frozenset().union(*(v.before for v in table)),
+        frozenset().union(*(v.before_blank for v in table)),
+        frozenset().union(*(v.after for v in table)),
+        max(v.reach for v in table),
+    )
 
 
 def _veto(text: str, d: int, end: int) -> str | None:
     """The first veto that fires for digits at ``d``, or None."""
-    if scan.ENABLED:
-        before = text[d - 1] if d else ""
-        word_end = before.isspace() and d >= 2 and (text[d - 2] in _category_endings() or text[d - 2] in _BOUND_SIGNS)
-        if before not in _BEFORE and not word_end and _AFTER.isdisjoint(text[d + 1 : d + 3]):
-            return None  # no veto can fire: skipped, not decided (tests/test_reading_scan.py)
-    for veto in VETOES:
-        if veto.fires(text, d, end):
+    guarded = scan.ENABLED
+    if guarded and not _any_veto().may(text, d):
+        return None
+    for veto in vetoes():
+        if (not guarded or veto.may(text, d)) and veto.fires(text, d, end):
             return veto.id
     return None
 
