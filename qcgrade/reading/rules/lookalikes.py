@@ -96,34 +96,59 @@ def _property_chars(prop: str) -> str:
 
 
 @cache
-def _may_be_lookalike() -> re.Pattern[str]:
+def _may_be_lookalike(ascii_only: bool) -> re.Pattern[str]:
     """Where a look-alike numeral may be, for the stdlib engine: a superset derived from its shapes.
 
-    Every shape holds a look-alike letter beside a digit or separator, or
-    before a percent sign (across a blank) or a percent word (across blanks),
-    or after a currency sign: take the last look-alike of the run before a
-    percent sign or word, the first after a currency sign, any look-alike of a
-    grouped or decimal run (the run holds a separator). Digits grouped after
-    an apostrophe are read by the grouped shape alone; a character outside
-    the BMP (a mathematical look-alike, an astral digit or currency sign)
-    sends the stretch the long way.
+    Every shape holds a look-alike letter beside a digit, or beside a
+    separator that has a digit or look-alike on its other side (grouped and
+    decimal runs), or before a percent sign (across a blank) or a percent
+    word (across blanks), or after a currency sign: take the last look-alike
+    of the run before a percent sign or word, the first after a currency
+    sign, one beside a separator of a grouped or decimal run. Digits grouped
+    after an apostrophe are read by the grouped shape alone. ``ascii_only``:
+    the pattern for text whose look-alikes, digits and signs are all ASCII
+    (the classes a literal scan reads fastest).
     """
     chars = _fragments()["lookalike_chars"]
-    look = vocab.char_class(chars)
-    digits = vocab.char_class(_property_chars("N") + ".,")
-    percent = vocab.char_class("".join(vocab.percent_signs()))
-    currency = vocab.char_class(_property_chars("Sc"))
+    digits = _property_chars("N")
+    percents = "".join(vocab.percent_signs())
+    currencies = _property_chars("Sc")
+    if ascii_only:
+        chars, digits = "".join(c for c in chars if c.isascii()), "0123456789"
+        percents, currencies = "%", "$"
+    look, digit = vocab.char_class(chars), vocab.char_class(digits)
+    run, percent, currency = vocab.char_class(chars + digits), vocab.char_class(percents), vocab.char_class(currencies)
     return re.compile(
-        rf"{look}(?:{digits}|[ \u00a0]?{percent}|[ \u00a0\n]+(?i:per[ \u00a0]?cent|pct))"
-        rf"|(?:{digits}|{currency}[ \u00a0]?){look}"
-        rf"|['\u2019]{vocab.char_class(_property_chars('N'))}{{1,3}},"
-        r"|[\U00010000-\U0010ffff]"
+        rf"{look}(?:{digit}|[.,]{run}|[ \u00a0]?{percent}|[ \u00a0\n]+(?i:per[ \u00a0]?cent|pct))"
+        rf"|{digit}{look}|{run}[.,]{look}|{currency}[ \u00a0]?{look}"
+        rf"|['\u2019]{digit}{{1,3}},"
     )
 
 
+@cache
+def _non_ascii_relevant() -> frozenset[str]:
+    """The non-ASCII characters a look-alike shape reads: look-alikes, digits, percent and currency signs."""
+    relevant = _fragments()["lookalike_chars"] + _property_chars("N") + "".join(vocab.percent_signs()) + _property_chars("Sc")
+    return frozenset(c for c in relevant if not c.isascii())
+
+
+_ASCII_BYTES = bytes(range(128))
+
+
 def _may_hold_lookalike(text: str, start: int, end: int) -> bool:
-    """Whether a look-alike numeral may be in ``text[start:end]`` (see :func:`_may_be_lookalike`)."""
-    return _may_be_lookalike().search(text, start, end) is not None
+    """Whether a look-alike numeral may be in ``text[start:end]`` (see :func:`_may_be_lookalike`).
+
+    Text whose non-ASCII characters hold none the shapes read is scanned with
+    the ASCII classes; text with a character outside the BMP goes the long way.
+    """
+    stretch = text[start:end]
+    if stretch.isascii():
+        return _may_be_lookalike(True).search(stretch) is not None
+    # Only the non-ASCII characters are looked at: the ASCII bytes of the encoded text dropped in one C pass.
+    rest = frozenset(stretch.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
+    if max(rest) >= "\U00010000":
+        return True
+    return _may_be_lookalike(rest.isdisjoint(_non_ascii_relevant())).search(stretch) is not None
 
 
 @cache
@@ -133,30 +158,11 @@ def _symbol_chars() -> re.Pattern[str]:
 
 
 def _may_hold(text: str, start: int, end: int) -> tuple[bool, bool]:
-    """Whether ``text[start:end]`` may hold a CJK numeral or number emoji, and a look-alike numeral.
-
-    A section's stretches are asked one by one: the whole text is asked once
-    (and remembered for the text last asked about), and a stretch only when
-    the whole may hold one.
-    """
+    """Whether ``text[start:end]`` may hold a CJK numeral or number emoji, and a look-alike numeral."""
     if not scan.ENABLED:
         return True, True
-    global _last
-    last = _last
-    if last[0] is not text:
-        last = _last = (text, _may_hold_in(text, 0, len(text)))
-    if not last[1][0] and not last[1][1]:
-        return False, False
-    return _may_hold_in(text, start, end)
-
-
-def _may_hold_in(text: str, start: int, end: int) -> tuple[bool, bool]:
     symbols = not text.isascii() and _symbol_chars().search(text, start, end) is not None
     return symbols, _may_hold_lookalike(text, start, end)
-
-
-# The text last asked about, and its answer (one tuple, replaced whole: safe to share between threads).
-_last: tuple[str | None, tuple[bool, bool]] = (None, (True, True))
 
 
 def may_hold_symbols(text: str, start: int, end: int) -> bool:
