@@ -40,24 +40,37 @@ Span = tuple[int, int]
 
 
 class _Shapes:
-    """The numeral shapes, built from the vocabulary and compiled on first use."""
+    """The numeral shapes, built from the vocabulary and compiled on first use.
+
+    ``ascii``: the same shapes for text that is all ASCII, with each property
+    class made its ASCII members (a digit is 0-9, an id letter A-Z or a-z, a
+    currency sign $), for the stdlib engine, which reads these faster. The
+    scan-off differential reads every text with the full shapes.
+    """
+
+    def __init__(self, ascii: bool = False) -> None:
+        self.ascii = ascii
 
     @property
     def digit(self) -> str:
-        return r"\p{N}\p{M}*"
+        return "[0-9]" if self.ascii else r"\p{N}\p{M}*"
 
     @property
     def separator(self) -> str:
         # An apostrophe groups thousands ("1'000'000") only before exactly three digits: "Q3'24" is a period.
-        groups = vocab.char_class(vocab.typography()["group_separators"])
-        return rf"(?:{groups}|'(?=\p{{N}}{{3}}(?!\p{{N}})))"
+        separators = vocab.typography()["group_separators"]
+        if self.ascii:
+            return rf"(?:{vocab.char_class(''.join(c for c in separators if c.isascii()))}|'(?=[0-9]{{3}}(?![0-9])))"
+        return rf"(?:{vocab.char_class(separators)}|'(?=\p{{N}}{{3}}(?!\p{{N}})))"
 
     @property
     def unit(self) -> str:
-        return f"{vocab.id_letter()}*"
+        return "[A-Za-z]*" if self.ascii else f"{vocab.id_letter()}*"
 
     @property
     def percent_or_currency(self) -> str:
+        if self.ascii:
+            return "[%$]"
         return rf"(?:{vocab.percent_sign_class()}|\p{{Sc}})"
 
     @property
@@ -78,6 +91,15 @@ class _Shapes:
 
 
 _SHAPES = _Shapes()
+_ASCII_SHAPES = _Shapes(ascii=True)
+
+
+@cache
+def _ascii_body() -> re.Pattern[str]:
+    """numeral.digits' body for ASCII text (see :class:`_Shapes`), for the stdlib engine."""
+    s = _ASCII_SHAPES
+    digits = f"(?:{s.digit})+"
+    return re.compile(rf"{digits}(?:{s.separator}{digits})*{s.percent_or_currency}?{s.unit}")
 
 
 @cache
@@ -424,7 +446,7 @@ def _lead_ok(lead: str) -> bool:
 def _digit_numerals(text: str, start: int, end: int, trace: Trace | None) -> list[tuple[int, int, str]]:
     """The numbers of the digit runs of ``text[start:end]``: (start, end, rule)."""
     found: list[tuple[int, int, str]] = []
-    ascii_run = scan.ENABLED and text.isascii()  # the stdlib engine finds ASCII runs faster
+    ascii_run = scan.ENABLED and text[start:end].isascii()  # the stdlib engine reads an ASCII stretch faster
     runs = _ASCII_RUN.finditer(text, start, end) if ascii_run else _pattern("run").finditer(text, start, end)
     reached = start
     for run in runs:
@@ -436,7 +458,8 @@ def _digit_numerals(text: str, start: int, end: int, trace: Trace | None) -> lis
         if s == d:
             veto = _veto(text, d, end)
         if s is not None and veto is None:
-            number_end = _pattern("body").match(text, d, end).end()
+            body = (_ascii_body() if ascii_run else _pattern("body")).match(text, d, end)
+            number_end = body.end() if body is not None else d + 1
             found.append((s, number_end, "numeral.digits"))
             reached = number_end
             continue
