@@ -251,23 +251,34 @@ def attributed_quotations(text: str, units: Sequence[Unit], tokens: Sequence[Tok
     closing quote does (``sentence_end.attribution``)."""
     if not any(dash in text for dash in _DASHES):
         return []
-    found = []
+    candidates = []
     for prev, unit in zip(units, units[1:]):
         if prev.kind != "paragraph" or unit.kind != "paragraph" or text[unit.start : unit.start + 1] not in _DASHES:
             continue
         line = _attribution().match(text, unit.start, unit.end)
-        if line is not None and _same_quote(tokens, prev.token_index, unit.token_index):
-            found.append((prev.start - 1, line.start("cite")))
-    return found
+        if line is not None:
+            candidates.append((prev, unit, line.start("cite")))
+    if not candidates:
+        return []
+    depth = _quote_depths(tokens)
+    return [
+        (prev.start - 1, cite)
+        for prev, unit, cite in candidates
+        if depth[prev.token_index] > 0 and depth[unit.token_index] == depth[prev.token_index] and _one_quote(tokens, prev, unit)
+    ]
 
 
-def _same_quote(tokens: Sequence[Token], first: int, second: int) -> bool:
-    """Whether the inline tokens ``first`` and ``second`` stand in one block quote, nothing between them but
-    the paragraphs' own tokens."""
-    if any(t.type.startswith("blockquote") for t in tokens[first:second]):
-        return False
+def _quote_depths(tokens: Sequence[Token]) -> list[int]:
+    """How many block quotes are open at each token (one pass)."""
+    depths = []
     depth = 0
-    for token in tokens[:first]:
+    for token in tokens:
         depth += token.type == "blockquote_open"
         depth -= token.type == "blockquote_close"
-    return depth > 0
+        depths.append(depth)
+    return depths
+
+
+def _one_quote(tokens: Sequence[Token], prev: Unit, unit: Unit) -> bool:
+    """No block quote closes or opens between two consecutive paragraphs' tokens (a few tokens apart)."""
+    return not any(t.type.startswith("blockquote") for t in tokens[prev.token_index : unit.token_index])

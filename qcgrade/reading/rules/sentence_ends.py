@@ -382,11 +382,14 @@ def ordinal_ends(following: str, before: str) -> tuple[bool, str]:
     return True, "sentence_end.terminator"
 
 
-# An aside in parentheses opened after a word, a number or a comma: "(36 mg 1 × tgl.)", "(Smith, op. cit.)".
-_OPEN_ASIDE = regex.compile(r"[\p{L}\p{M}\p{N},;:%][^\S\u2029]*\((?=[^()\u2029]*$)")
+# What may stand before an aside's opening parenthesis inside a sentence: a word, a number, a comma.
+_BEFORE_ASIDE = regex.compile(r"[\p{L}\p{M}\p{N},;:%][^\S\u2029]*$")
 
 
 def closes_aside(before: str) -> bool:
-    """Whether a period followed by ")" closes an aside opened inside the sentence (``before`` ends at the period),
-    not a sentence written whole in parentheses: it ends none."""
-    return _OPEN_ASIDE.search(before) is not None
+    """Whether a period followed by ")" closes an aside opened inside the sentence (``before`` ends at the period:
+    "(36 mg 1 × tgl.)", "(Smith, op. cit.)"), not a sentence written whole in parentheses: it ends none."""
+    opening = before.rfind("(")
+    if opening < 0 or ")" in before[opening:] or "\u2029" in before[opening:]:
+        return False
+    return _BEFORE_ASIDE.search(before, max(0, opening - 40), opening) is not None
