@@ -78,6 +78,15 @@ HOSTILE = {
     "100k quotation marks": lambda: '"a. ' * 100_000 + "[E001]",
     "100k ellipses": lambda: "a... " * 100_000,
     "100k initials": lambda: "U.S. A. " * 50_000,
+    # Sentence ends of issue 22: spaced abbreviations, ordinals, tickers, asides, attributions, numbers after a stop.
+    "100k spaced abbreviation parts": lambda: "z. B. " * 100_000,
+    "100k ordinals": lambda: "im 2. Quartal " * 50_000,
+    "100k tickers": lambda: "7203.T " * 100_000,
+    "100k parentheses before an aside's stop": lambda: "a " + "(" * 100_000 + " 1 × tgl.) 5 %",
+    "50k asides closed by a stop": lambda: "Dosis (36 mg tgl.) 12,4 % " * 50_000,
+    "20k attributed quotations": lambda: "> Revenue grew 30%.\n>\n> — CEO, Q3 call [E001]\n\n" * 20_000,
+    "100k locators before amounts": lambda: "vol. 9% Tex. 9 Fed. $1 " * 30_000,
+    "100k Greek question marks": lambda: "42%; Ναι " * 100_000,
     "100k look-alike brackets": lambda: "\u27e8E047 " * 100_000,
     "100k hiding tags in code spans": lambda: "`<style>` " * 100_000,
     "20k header-labelled tables": lambda: "| Week 76 (95% CI) | Source |\n|---|---|\n| 1 | [E001] |\n\n" * 20_000,
@@ -144,6 +153,8 @@ def test_hostile_input_costs_at_most_a_constant_times_prose(name: str, case_slic
         "lO.l bn IO % lO\npercent $lObn ",
         "x [<x-a></x-a>E999] 42 ",
         "a<x-a></x-a>b 4<x></x>2% [E0<x></x>01] ",
+        "z. B. im 2. Quartal (36 mg tgl.) 7203.T Tex. 9% Mrd. Euro u.a. Die 42%; Ναι ",
+        "> Revenue grew 30%.\n>\n> — CEO [E001]\n\n",
     ],
 )
 def test_cost_grows_linearly(unit: str, case_slice: dict) -> None:

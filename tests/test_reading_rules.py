@@ -16,6 +16,7 @@ import pytest
 
 from helpers import load_toml
 from qcgrade.reading import parse_section
+from qcgrade.reading.explain import explain
 from qcgrade.reading.rules import RULES, Decision
 from qcgrade.reading.rules.numerals import read_numerals
 from qcgrade.reading.section import _blank
@@ -47,12 +48,40 @@ def test_every_numeral_rule_has_a_case_file() -> None:
     assert not missing, f"rules without cases: {sorted(missing)}"
 
 
+# Sentence-end rules pinned by their own case files (the older ones are pinned by the corpora and tests/test_vocab.py).
+_SENTENCE_RULES = (
+    "sentence_end.attribution",
+    "sentence_end.ordinal",
+    "sentence_end.ticker",
+    "sentence_end.greek_question",
+    "abbreviation.including",
+    "abbreviation.et_al",
+    "abbreviation.listed",
+    "abbreviation.magnitude",
+    "abbreviation.currency",
+    "abbreviation.reporter",
+    "abbreviation.capitals",
+    "abbreviation.compound",
+    "abbreviation.in_aside",
+    "abbreviation.number_taking",
+    "abbreviation.legal",
+)
+
+
+def test_every_new_sentence_rule_has_a_case_file() -> None:
+    missing = set(_SENTENCE_RULES) - {path.stem for path in FILES}
+    assert not missing, f"rules without cases: {sorted(missing)}"
+
+
 def _trace(text: str) -> list[Decision]:
+    """The numeral and sentence-end decisions on ``text``, each with what it decided on as its verdict."""
     section = parse_section(text)
     scan = _blank(section.visible, section._masks) if section._masks else section.visible
     trace: list[Decision] = []
     read_numerals(scan, 0, len(scan), trace)
-    return [d._replace(verdict=scan[d.start : d.end]) for d in trace]
+    numerals = [d._replace(verdict=scan[d.start : d.end]) for d in trace]
+    ends = [Decision(e.kind, e.start, e.end, e.shown, e.rule) for e in explain(text) if e.kind == "sentence_end"]
+    return [d for d in numerals + ends if d.verdict]  # an empty span decides nothing a case can name
 
 
 @pytest.mark.parametrize(("rule", "case"), _params())

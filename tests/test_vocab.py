@@ -95,7 +95,12 @@ def _ends_before(word: str, following: str) -> bool:
     return not grade(text, SLICE).passed  # 42% is bare only when the sentence ended after the word
 
 
-_FOLLOWING = {"lower": "the board approved it", "number": "2026 guidance was set", "capital": "The board approved it"}
+_FOLLOWING = {
+    "lower": "the board approved it",
+    "reference": "2026 guidance was set",
+    "quantity": "9% of customers churned",
+    "capital": "The board approved it",
+}
 
 
 def _abbreviations() -> list[tuple[str, str]]:

@@ -20,7 +20,7 @@ from .lexicon import footnote_masks
 from .rules import Decision, Trace
 from .rules.numerals import numerals_with_rules
 from .section import Section, _blank, _find_tldrs, _footnote_marks, _hiding_html, _section_numbers, shows_bidi_override
-from .sentences import quoted_spans, sentence_ends
+from .sentences import attributed_quotations, quoted_spans, sentence_ends
 
 
 class Explained(NamedTuple):
@@ -126,7 +126,8 @@ def _sentence_ends(section: Section) -> list[Explained]:
     visible = section.visible
     trace: Trace = []
     quotations = quoted_spans(visible) if ("[" in visible or "{" in visible) else []
-    raw = sentence_ends(visible, quotations, trace)
+    doc = section._doc
+    raw = sentence_ends(visible, quotations, trace, attributed_quotations(visible, doc.units, doc.tokens))
     final = set(section._ends)
     out = []
     for decision in trace:

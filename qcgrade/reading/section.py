@@ -27,7 +27,7 @@ from .document import Document, read_document
 from .lexicon import TLDR_ANYWHERE, TLDR_ITEM, TLDR_LABEL, _Found, find_markers, link_citations
 from .projection import fold
 from .rules.numerals import numerals_with_rules
-from .sentences import quoted_spans, sentence_ends
+from .sentences import attributed_quotations, quoted_spans, sentence_ends
 from .structure import heading_number, list_numbers
 
 
@@ -627,7 +627,7 @@ def _sentence_ends(doc: Document, folded: str, breaks: list[int], quotations: li
     Each end lies just past the whitespace that follows it, so no sentence is
     blank. A sentence index is ``bisect_right(ends, offset)``.
     """
-    ends = sentence_ends(folded, quotations)
+    ends = sentence_ends(folded, quotations, attributed=attributed_quotations(folded, doc.units, doc.tokens))
     # A heading, table row or code block is one sentence: drop ends inside one.
     inside: list[tuple[int, int]] = []
     for unit in doc.units:

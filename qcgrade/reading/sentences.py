@@ -25,13 +25,20 @@ terminator, so the scan is linear on any input.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
 import regex
 
 from . import vocab
 from .rules import Decision, Trace
-from .rules.sentence_ends import abbreviation_ends, asks
+from .rules.sentence_ends import abbreviation_ends, asks, closes_aside, ordinal_ends
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
+    from .document import Unit
 
 # Terminators that need no whitespace after them: ideographic, full-width and
 # small-form stops and marks (full-width ones are folded to ASCII before this).
@@ -72,52 +79,94 @@ _TERM = r"\p{Sentence_Terminal}"
 @cache
 def sentence_end() -> regex.Pattern[str]:
     """Where a sentence may end (compiled on first use); a period after what may be an abbreviation is decided
-    by its class (group ``word``, see :func:`qcgrade.reading.rules.sentence_ends.abbreviation_ends`)."""
+    by its class (group ``word``, see :func:`qcgrade.reading.rules.sentence_ends.abbreviation_ends`), one after
+    a short number by :func:`~qcgrade.reading.rules.sentence_ends.ordinal_ends` (group ``ordinal``); a numeric
+    ticker's stop (group ``ticker``) ends nothing."""
     # A parenthesised marker group closes a sentence the same way: "... EPS..." (see [C72]).
     group = rf"(?:{_TAIL_GROUP}|\([^\S\u2029]*(?:{_tail_opener()}[^\S\u2029]+)?{_TAIL_GROUP}[^\S\u2029]*\))"
     tail = rf"(?:{group}[.,;:!?]*(?:[^\S\u2029]+|(?=\u2029)|$))*"
     space_tail = rf"(?:[^\S\u2029]+{tail}(?:\u2029\s*)?|\u2029\s*|$)"
+    suffixes = vocab.alternation(vocab.ticker_suffixes())
+    unspaced = vocab.unspaced_letter()
     return regex.compile(
-        rf"(?=[{_TERM}\u2026\u2029])(?:"
+        rf"(?=[{_TERM}\u2026\u2029;])(?:"
         # A period after what may be an abbreviation (a known word, an initial, a dotted initialism).
         r"(?:(?<!\p{L}{8})(?<=(?<![\p{L}\p{M}\p{N}.])(?P<word>(?:\p{L}\.){0,7}\p{L}{1,7}))"
         rf"\.(?![.\u2026]){_CLOSERS}(?>{space_tail}))"
         # An ellipsis: no end when a lower-case word follows (an omission).
         rf"|(?:(?=\.\.|\u2026)(?<![.\u2026])(?:\.{{2,}}|\u2026)[.\u2026]*{_CLOSERS}(?>{space_tail})(?!\p{{Ll}}))"
+        # A stop after a number of one to three digits standing alone, before a word: may be an ordinal.
+        rf"|(?:(?<=(?<![\p{{N}}\p{{L}}\p{{M}}\p{{Sc}}.,+\-\u2212])(?P<ordinal>\p{{Nd}}{{1,3}}))\.(?=[^\S\u2029]+\p{{L}})"
+        rf"(?>{space_tail}))"
         # Any other terminator before whitespace (or the end), with its tail.
         rf"|(?<![.\u2026])(?!\.\.)[{_TERM}][{_TERM}\u2026]*{_CLOSERS}{space_tail}"
-        # No whitespace: after a non-letter before a capital or a caseless letter,
-        # between caseless letters, or an ideographic stop before anything.
-        rf"|(?<![\p{{L}}\p{{M}}])[{_TERM}]+{_CLOSERS}(?=[\p{{Lu}}\p{{Lt}}\p{{Lo}}])"
+        # The Greek question mark, folded to ";", before a Greek capital.
+        rf"|(?P<greek>;){_CLOSERS}(?=[^\S\u2029]+(?=\p{{Lu}})\p{{Greek}}){space_tail}"
+        # A numeric ticker's exchange suffix ("7203.T", "0700.HK"): one identifier.
+        rf"|(?<=(?<![\p{{N}}.,])\p{{Nd}}{{4,6}})(?P<ticker>\.)(?={suffixes}(?![\p{{L}}\p{{M}}\p{{N}}]))"
+        # No whitespace: after a non-letter before a capital or a caseless letter (not an ordinal
+        # indicator: "10.ª"), between letters of a script written without spaces, or an ideographic
+        # stop before anything.
+        rf"|(?<![\p{{L}}\p{{M}}])[{_TERM}]+{_CLOSERS}(?=(?![{vocab.ordinal_indicators()}])[\p{{Lu}}\p{{Lt}}\p{{Lo}}])"
         rf"|[{_NO_SPACE_STOPS}]+{_CLOSERS}\s*"
-        rf"|(?<=\p{{Lo}})[{_TERM}]+{_CLOSERS}(?=\p{{Lo}})"
+        rf"|(?<={unspaced})[{_TERM}]+{_CLOSERS}(?={unspaced})"
         r"|\u2029\s*"
         r")"
     )
 
 
+def _decide_word(match: regex.Match[str], text: str) -> tuple[bool, str, int] | None:
+    """A period after a short word: its class decides (rules/sentence_ends.py); None when no class is asked."""
+    word = match.group("word")
+    start = match.start("word")
+    before = text[max(0, start - 24) : start]
+    if not asks(word, before):
+        return None
+    end = match.end()
+    dot = match.start()
+    if text.startswith(")", dot + 1) and closes_aside(text[max(0, dot - 400) : dot]):
+        return False, "abbreviation.in_aside", start
+    ends_here, rule = abbreviation_ends(word, text[end : end + 40], before)
+    return ends_here, rule, start
+
+
+def _decide_ordinal(match: regex.Match[str], text: str) -> tuple[bool, str, int] | None:
+    start = match.start("ordinal")
+    end = match.end()
+    ends_here, rule = ordinal_ends(text[end : end + 40], text[max(0, start - 24) : start])
+    return ends_here, rule, start
+
+
+def _decide_ticker(match: regex.Match[str], text: str) -> tuple[bool, str, int] | None:
+    start = match.start()
+    while start > 0 and text[start - 1].isdigit():  # at most six: the pattern's bound
+        start -= 1
+    return False, "sentence_end.ticker", start
+
+
+def _decide_greek(match: regex.Match[str], text: str) -> tuple[bool, str, int] | None:
+    return True, "sentence_end.greek_question", match.start()
+
+
+_DECIDE = {"word": _decide_word, "ordinal": _decide_ordinal, "ticker": _decide_ticker, "greek": _decide_greek}
+
+
 def _ends(text: str, trace: Trace | None = None) -> list[int]:
-    pattern = sentence_end()
-    matches = list(pattern.finditer(text))
-    ends = [match.end() for match in matches]
-    word_group = pattern.groupindex["word"]
-    words = [match.group(word_group) for match in matches]
-    # Only a period after a short word may be an abbreviation: decide those by its class (rules/sentence_ends.py).
-    for i in [i for i, word in enumerate(words) if word is not None]:
-        word = words[i]
-        if asks(word):
-            match = matches[i]
-            start = match.start("word")
-            ends_here, rule = abbreviation_ends(word, text[ends[i] : ends[i] + 40], text[max(0, start - 24) : start])
+    ends = []
+    for match in sentence_end().finditer(text):
+        name = match.lastgroup
+        decided = _DECIDE[name](match, text) if name is not None else None
+        if decided is None:
+            ends.append(match.end())
             if trace is not None:
-                trace.append(Decision("sentence_end", start, match.start() + 1, "ends" if ends_here else "stays", rule))
-            if not ends_here:
-                ends[i] = -1
-    if trace is not None:
-        for match, end, word in zip(matches, ends, words):
-            if end >= 0 and (word is None or not asks(word)):
                 trace.append(Decision("sentence_end", match.start(), match.end(), "ends", _terminator_rule(match.group())))
-    return [end for end in ends if end >= 0] if -1 in ends else ends
+            continue
+        ends_here, rule, start = decided
+        if trace is not None:
+            trace.append(Decision("sentence_end", start, match.start() + 1, "ends" if ends_here else "stays", rule))
+        if ends_here:
+            ends.append(match.end())
+    return ends
 
 
 def _terminator_rule(found: str) -> str:
@@ -149,29 +198,87 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _QUOTED.finditer(text)]
 
 
-def sentence_ends(text: str, quotations: list[tuple[int, int]] | None = None, trace: Trace | None = None) -> list[int]:
+def sentence_ends(
+    text: str,
+    quotations: list[tuple[int, int]] | None = None,
+    trace: Trace | None = None,
+    attributed: list[tuple[int, int]] | None = None,
+) -> list[int]:
     """Offsets just past each sentence end in ``text``.
 
     Ends strictly inside a quotation that a marker group follows are dropped:
     the citation after the closing quote covers the whole quotation.
-    ``quotations`` are :func:`quoted_spans` of ``text`` when the caller has them.
+    ``quotations`` are :func:`quoted_spans` of ``text`` when the caller has them;
+    ``attributed`` the :func:`attributed_quotations`, whose ends are dropped too.
     """
     ends = _ends(text, trace)
     if not ends or ("[" not in text and "{" not in text):
         return ends
     if quotations is None:
         quotations = quoted_spans(text)
-    inside = [(start + 1, end) for start, end in quotations if _cited_after().match(text, end)]
-    if inside:
-        kept = []
-        i = 0
-        for end in ends:  # both lists ascend: one sweep
-            while i < len(inside) and inside[i][1] < end:
-                i += 1
-            if i < len(inside) and inside[i][0] < end <= inside[i][1]:
-                if trace is not None:
-                    trace.append(Decision("sentence_end", end, end, "stays", "sentence_end.cited_quotation"))
-                continue
-            kept.append(end)
-        ends = kept
-    return ends
+    inside = [(start + 1, end, "sentence_end.cited_quotation") for start, end in quotations if _cited_after().match(text, end)]
+    if attributed:
+        inside = sorted(inside + [(start + 1, end, "sentence_end.attribution") for start, end in attributed])
+    return _drop_inside(ends, inside, trace) if inside else ends
+
+
+def _drop_inside(ends: list[int], inside: list[tuple[int, int, str]], trace: Trace | None) -> list[int]:
+    kept = []
+    i = 0
+    for end in ends:  # both lists ascend: one sweep
+        while i < len(inside) and inside[i][1] < end:
+            i += 1
+        if i < len(inside) and inside[i][0] < end <= inside[i][1]:
+            if trace is not None:
+                trace.append(Decision("sentence_end", inside[i][0], end, "stays", inside[i][2]))
+            continue
+        kept.append(end)
+    return kept
+
+
+# An attribution line: a dash, then who said it and where, then its citation ("— CEO, Q3 call [E5]").
+_DASHES = "\u2014\u2015\u2013"
+
+
+@cache
+def _attribution() -> regex.Pattern[str]:
+    return regex.compile(rf"[{_DASHES}][^\u2029]{{0,300}}?(?P<cite>{_TAIL_GROUP})[.,;]?[^\S\u2029]*$")
+
+
+def attributed_quotations(text: str, units: Sequence[Unit], tokens: Sequence[Token]) -> list[tuple[int, int]]:
+    """``(start - 1, citation start)`` of each quotation in a block quote whose next paragraph, in the same block
+    quote, is its attribution line carrying the citation: the citation covers the quotation, as one after a
+    closing quote does (``sentence_end.attribution``)."""
+    if not any(dash in text for dash in _DASHES):
+        return []
+    candidates = []
+    for prev, unit in zip(units, units[1:]):
+        if prev.kind != "paragraph" or unit.kind != "paragraph" or text[unit.start : unit.start + 1] not in _DASHES:
+            continue
+        line = _attribution().match(text, unit.start, unit.end)
+        if line is not None:
+            candidates.append((prev, unit, line.start("cite")))
+    if not candidates:
+        return []
+    depth = _quote_depths(tokens)
+    return [
+        (prev.start - 1, cite)
+        for prev, unit, cite in candidates
+        if depth[prev.token_index] > 0 and depth[unit.token_index] == depth[prev.token_index] and _one_quote(tokens, prev, unit)
+    ]
+
+
+def _quote_depths(tokens: Sequence[Token]) -> list[int]:
+    """How many block quotes are open at each token (one pass)."""
+    depths = []
+    depth = 0
+    for token in tokens:
+        depth += token.type == "blockquote_open"
+        depth -= token.type == "blockquote_close"
+        depths.append(depth)
+    return depths
+
+
+def _one_quote(tokens: Sequence[Token], prev: Unit, unit: Unit) -> bool:
+    """No block quote closes or opens between two consecutive paragraphs' tokens (a few tokens apart)."""
+    return not any(t.type.startswith("blockquote") for t in tokens[prev.token_index : unit.token_index])

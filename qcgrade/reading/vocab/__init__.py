@@ -312,13 +312,13 @@ def tail_openers() -> tuple[str, ...]:
 
 @cache
 def abbreviation_class(name: str) -> frozenset[str]:
-    """The words of one abbreviation class (``never_final``, ``title`` ...)."""
+    """The hand-listed words of one abbreviation class (``never_final``, ``title`` ...)."""
     return frozenset(load("abbreviations")["classes"][name]["words"])
 
 
 @cache
 def abbreviation_classes() -> tuple[str, ...]:
-    """Every abbreviation class, in the file's order."""
+    """Every hand-listed abbreviation class, in the file's order."""
     return tuple(load("abbreviations")["classes"])
 
 
@@ -329,9 +329,97 @@ def name_connectors() -> frozenset[str]:
 
 
 @cache
+def name_particles() -> frozenset[str]:
+    """Particles that open a family or place name when capitalised ("De Beers", "Van Hout")."""
+    return frozenset(load("abbreviations")["name_particles"]["words"])
+
+
+@cache
 def clause_openers() -> frozenset[str]:
-    """Words that open a clause."""
-    return frozenset(load("abbreviations")["clause_openers"]["words"])
+    """Words that open a clause, lower case: the listed ones of every language and pySBD's sentence starters."""
+    from . import data
+
+    table = load("abbreviations")["clause_openers"]
+    starters = {w.lower() for lang in data.abbreviation_languages() for w in data.abbreviations(lang).sentence_starters}
+    return frozenset(table["words"]) | frozenset(table["other_languages"]) | frozenset(starters)
+
+
+@cache
+def capital_abbreviations() -> frozenset[str]:
+    """Abbreviations still read as such when written all in capitals ("PLC", "LLC")."""
+    return frozenset(load("abbreviations")["capitals"]["words"])
+
+
+def _stopless(words: object) -> frozenset[str]:
+    """Lower-cased words with their final stop dropped ("Mrd." -> "mrd"); single letters left out."""
+    out = {str(w).lower().removesuffix(".") for w in words}  # type: ignore[attr-defined]
+    return frozenset(w for w in out if len(w) > 1)
+
+
+@cache
+def magnitude_abbreviations() -> frozenset[str]:
+    """CLDR compact magnitude words written with a final stop, without it ("mrd", "mld", "тыс")."""
+    from . import data
+
+    return _stopless(w for w in data.magnitude_words() if w.endswith(".") and " " not in w)
+
+
+@cache
+def currency_abbreviations() -> frozenset[str]:
+    """CLDR currency symbols written with a final stop, without it ("rs", "лв", "ر.س")."""
+    from . import data
+
+    return _stopless(s for s in data.currency_symbols() if s.endswith(".") and " " not in s)
+
+
+@cache
+def number_abbreviations() -> frozenset[str]:
+    """Abbreviations pySBD lists as written before a number, in any language ("no", "nr", "pp")."""
+    from . import data
+
+    return frozenset().union(*(data.abbreviations(lang).number for lang in data.abbreviation_languages()))
+
+
+@cache
+def listed_abbreviations() -> frozenset[str]:
+    """Every abbreviation of pySBD's per-language lists and of the extra lists, less the ordinary words."""
+    from . import data
+
+    table = load("abbreviations")
+    dotted_only = set(table["listed_sources"]["dotted_only"])
+    words: set[str] = set()
+    for lang in data.abbreviation_languages():
+        listed = data.abbreviations(lang).abbreviations
+        words.update(w for w in listed if len(w) > 1 and (lang not in dotted_only or "." in w))
+    words.update(w for extra in table["listed_extra"].values() for w in extra)
+    return frozenset(words - set(table["not_abbreviations"]["words"]))
+
+
+@cache
+def noun_capitalised_abbreviations() -> frozenset[str]:
+    """Abbreviations only languages that capitalise nouns write: pySBD's and the extra lists' lower case
+    ("bzw", "ggü"), CLDR's magnitude words as written ("Mrd", "Mio": Danish writes "mio.")."""
+    from . import data
+
+    table = load("abbreviations")
+    nouns = set(table["noun_capitalising"]["languages"])
+    by_word: dict[str, set[str]] = {}
+    for lang in data.abbreviation_languages():
+        for word in data.abbreviations(lang).abbreviations:
+            by_word.setdefault(word, set()).add(lang)
+    for lang, extra in table["listed_extra"].items():
+        for word in extra:
+            by_word.setdefault(word, set()).add(lang)
+    for word, entries in data.magnitude_words().items():
+        if word.endswith("."):
+            by_word.setdefault(word.removesuffix("."), set()).update(e.language for e in entries)
+    return frozenset(word for word, langs in by_word.items() if langs <= nouns)
+
+
+@cache
+def capital_locators() -> frozenset[str]:
+    """Capital letters read as a locator before a page number ("S." for Seite)."""
+    return frozenset(load("abbreviations")["capital_locators"]["words"])
 
 
 @cache
@@ -344,6 +432,30 @@ def typography() -> dict[str, str]:
 def label_words() -> tuple[str, ...]:
     """Words before a number in a table header that make it a column label ("Week 76")."""
     return tuple(load("names")["label_words"]["words"])
+
+
+@cache
+def ordinal_before() -> frozenset[str]:
+    """Words after which a number and a stop is an ordinal before a capitalised word ("im 2. Quartal")."""
+    return frozenset(load("abbreviations")["ordinals"]["before"])
+
+
+@cache
+def ordinal_indicators() -> str:
+    """Ordinal indicators glued after a stop ("10.ª", "2.º")."""
+    return str(load("abbreviations")["ordinals"]["indicators"])
+
+
+@cache
+def ticker_suffixes() -> tuple[str, ...]:
+    """Exchange suffixes of numeric tickers ("T" of "7203.T")."""
+    return tuple(load("abbreviations")["ticker_suffixes"]["words"])
+
+
+@cache
+def unspaced_letter() -> str:
+    """A character class of the letters of scripts written without spaces between words."""
+    return "[" + "".join(rf"\p{{{name}}}" for name in load("scripts")["unspaced_scripts"]["scripts"]) + "]"
 
 
 @cache
