@@ -25,6 +25,7 @@ import base64
 import binascii
 import html
 import re
+from collections.abc import Callable
 from urllib.parse import unquote
 
 _ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
@@ -63,25 +64,44 @@ def drawn_attributes(name: str, attributes: str, css_attributes: frozenset[str])
         return []
     drawn: list[Drawn] = []
     for match in _ATTRIBUTE.finditer(attributes):
-        attribute = match.group(1).lower()
         index = next((i for i in (2, 3, 4) if match.group(i) is not None), 0)
-        if not index:
-            continue
-        value = html.unescape(match.group(index))
-        start, end = match.span(index)
-        if attribute == "style":
-            drawn.extend((n.group(), start, end) for c in _COUNTER.finditer(value) for n in _COUNTER_NUMBER.finditer(c.group(1)))
-        elif attribute == "href" and name == "link" and "stylesheet" in lowered:
-            drawn.extend((text, start, end) for text in _stylesheet_text(value))
-        elif attribute == "alt" and name == "img" and not _has_source(attributes):
-            drawn.append((value, start, end))  # an image with no source shows its alt text
-        elif attribute in css_attributes or attribute in wanted:
-            if attribute in ("start", "value") and name in ("ol", "li") and value.strip() in ("0", "1"):
-                continue  # an ordinary list counts from 1
-            shown = _document_text(value) if attribute in _DOCUMENT_ATTRIBUTES else value
-            if shown is not None and shown.strip():
-                drawn.append((shown, start, end))
+        if index:
+            attribute = match.group(1).lower()
+            shown = _shown(name, attribute, html.unescape(match.group(index)), attributes, wanted, css_attributes)
+            drawn.extend((text, *match.span(index)) for text in shown)
     return drawn
+
+
+def _shown(name: str, attribute: str, value: str, attributes: str, wanted: tuple[str, ...], css: frozenset[str]) -> list[str]:
+    """What one attribute's ``value`` draws: counters of a style, a stylesheet's text, an alt text, a drawn value."""
+    special = _SPECIAL.get(attribute)
+    drawn = special(name, value, attributes) if special is not None else None
+    if drawn is not None:
+        return drawn
+    if attribute not in css and attribute not in wanted:
+        return []
+    if attribute in ("start", "value") and name in ("ol", "li") and value.strip() in ("0", "1"):
+        return []  # an ordinary list counts from 1
+    shown = _document_text(value) if attribute in _DOCUMENT_ATTRIBUTES else value
+    return [shown] if shown is not None and shown.strip() else []
+
+
+def _counters(name: str, value: str, attributes: str) -> list[str] | None:
+    """A style's counter declarations draw their numbers."""
+    return [n.group() for c in _COUNTER.finditer(value) for n in _COUNTER_NUMBER.finditer(c.group(1))]
+
+
+def _stylesheet(name: str, value: str, attributes: str) -> list[str] | None:
+    """A stylesheet link's href draws what its CSS draws; any other href is an ordinary attribute (None)."""
+    return _stylesheet_text(value) if name == "link" and "stylesheet" in attributes.lower() else None
+
+
+def _alt(name: str, value: str, attributes: str) -> list[str] | None:
+    """An image with no source shows its alt text; any other alt is an ordinary attribute (None)."""
+    return [value] if name == "img" and not _has_source(attributes) else None
+
+
+_SPECIAL: dict[str, Callable[[str, str, str], list[str] | None]] = {"style": _counters, "href": _stylesheet, "alt": _alt}
 
 
 _SOURCE = re.compile(r"""(?:^|\s)src\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
@@ -103,39 +123,34 @@ def _has_source(attributes: str) -> bool:
 
 def _stylesheet_text(value: str) -> list[str]:
     """What the CSS of a stylesheet link's ``data:`` URL draws (nothing for a plain URL)."""
-    header = _DATA_URL.match(value)
-    if header is None or header.group(1).lower().split(";")[0] != "text/css":
+    read = _data_url(value)
+    if read is None or read[0].split(";")[0] != "text/css":
         return []
-    body = value[header.end() :]
-    if header.group(1).lower().endswith(";base64"):
-        try:
-            body = base64.b64decode(unquote(body), validate=False).decode("utf-8", "replace")
-        except (binascii.Error, ValueError):
-            return []
-    else:
-        body = unquote(body)
-    return [text for text, _, _ in css_drawn(body)[0]]
+    return [text for text, _, _ in css_drawn(read[1])[0]]
 
 
 def _document_text(value: str) -> str | None:
     """The text of an embedded document (srcdoc, or a data: URL); None for a plain URL."""
     if not value.lower().startswith("data:"):
         return _strip_tags(value) if "<" in value else None
+    read = _data_url(value)
+    if read is None or read[0].split(";")[0] not in ("", "text/plain", "text/html", "image/svg+xml", "application/xhtml+xml"):
+        return None  # an image or other binary: no text a reader reads
+    return _strip_tags(read[1])
+
+
+def _data_url(value: str) -> tuple[str, str] | None:
+    """A ``data:`` URL's media type (lower case) and its decoded body; None when it is none or cannot be decoded."""
     header = _DATA_URL.match(value)
     if header is None:
         return None
-    media = header.group(1).lower()
-    if media.split(";")[0] not in ("", "text/plain", "text/html", "image/svg+xml", "application/xhtml+xml"):
-        return None  # an image or other binary: no text a reader reads
-    body = value[header.end() :]
-    if media.endswith(";base64"):
-        try:
-            body = base64.b64decode(unquote(body), validate=False).decode("utf-8", "replace")
-        except (binascii.Error, ValueError):
-            return None
-    else:
-        body = unquote(body)
-    return _strip_tags(body)
+    media, body = header.group(1).lower(), value[header.end() :]
+    if not media.endswith(";base64"):
+        return media, unquote(body)
+    try:
+        return media, base64.b64decode(unquote(body), validate=False).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return None
 
 
 def _strip_tags(document: str) -> str:
