@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import assume, HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from qcgrade.reading.section import Section, parse_section
@@ -59,8 +59,17 @@ def _read(section: Section) -> tuple[Counter, Counter]:
 @given(_prose)
 @example("Revenue rose 10-Q<x-a></x-a>revenue.")
 @example("Revenue grew [E0<x-a></x-a>01].")
+@example("42<x-a></x-a>.")
 def test_the_tags_show_nothing(text: str) -> None:
-    assert _read(parse_section(text)) == _read(parse_section(text.replace(_TAG, "")))
+    plain = text.replace(_TAG, "")
+    # Without its tags a line may open with a list marker ("42." is a list, "42<x-a></x-a>." a paragraph):
+    # markdown reads another structure, and the property holds only where the structure is the same.
+    assume(_blocks(text) == _blocks(plain))
+    assert _read(parse_section(text)) == _read(parse_section(plain))
+
+
+def _blocks(text: str) -> list[str]:
+    return [token.type for token in parse_section(text)._doc.tokens if token.type.endswith("_open")]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
