@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import assume, HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from qcgrade.reading.section import Section, parse_section
