@@ -30,9 +30,12 @@ from __future__ import annotations
 import sys
 import unicodedata
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    import regex
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -352,3 +355,45 @@ def abbreviation_table() -> dict[str, dict[str, str]]:
     table = load("abbreviations")["table"]
     columns = table["columns"]
     return {cls: dict(zip(columns, row)) for cls, row in table.items() if cls != "columns"}
+
+
+# --- hedges (unhedged_weak_card) ---------------------------------------------------------------
+
+
+@cache
+def hedge_words() -> tuple[str, ...]:
+    """The default hedge lexicon: every language's list in ``hedges.toml``, English first, each word once."""
+    seen: dict[str, None] = {}
+    for entry in load("hedges")["languages"].values():
+        seen.update(dict.fromkeys(entry["words"]))
+    return tuple(seen)
+
+
+# A run may pass its own lexicon (Options.hedge_words): keep a few, not every one ever seen.
+@lru_cache(maxsize=32)
+def hedge_pattern(words: tuple[str, ...]) -> regex.Pattern[str]:
+    """One case-insensitive matcher for a hedge lexicon (``hedges.toml`` says how an entry matches).
+
+    A phrase's words may be split by any run of blanks; ``*`` at an end is any letters there;
+    on a side where the entry's letter belongs to a script written without spaces, the entry
+    may stand inside a run of letters.
+    """
+    import regex
+
+    unspaced = regex.compile("[" + "".join(rf"\p{{{s}}}" for s in load("hedges")["unspaced"]["scripts"]) + "]")
+
+    def edge(letter: str, wild: bool, before: bool) -> str:
+        if wild:
+            return r"(?<!\w)\w*" if before else r"\w*"
+        if unspaced.match(letter):
+            return ""
+        return r"(?<!\w)" if before else r"(?!\w)"
+
+    alternatives = []
+    for phrase in sorted({w.strip() for w in words if w.strip("* \t\n")}, key=lambda w: (-len(w), w)):
+        body = phrase.strip("*").strip()
+        source = r"\s+".join(regex.escape(part) for part in body.split())
+        head = edge(body[0], phrase.startswith("*"), before=True)
+        tail = edge(body[-1], phrase.endswith("*"), before=False)
+        alternatives.append(head + source + tail)
+    return regex.compile("|".join(alternatives) or "(?!)", regex.IGNORECASE)
