@@ -109,6 +109,7 @@ class _Language:
         # Parts ("vingts", sv "en") are never fused into a word: "entre" is no "en" + "tre".
         atoms = set(spec.values) | set(spec.magnitudes) | set(spec.multiples)
         self.segment = regex.compile(f"(?:(?P<a>{trie(atoms)}))++")
+        self.fraction_lists = (("plain", spec.fractions), ("of", spec.fractions_of), ("alone", spec.fractions_alone))
         # The stdlib engine: these are tried at every number word, and it branches on a trie's letters fast.
         join = rf"\s+|\s*{_DASH}\s*"
         if spec.joiners:
@@ -130,10 +131,7 @@ class _Language:
 
     def read(self, word: str) -> _Word | None:
         spec = self.spec
-        fraction = ""
-        for kind, words in (("plain", spec.fractions), ("of", spec.fractions_of), ("alone", spec.fractions_alone)):
-            if word in words:
-                fraction = kind
+        fraction = next((kind for kind, words in self.fraction_lists if word in words), "")
         if word in spec.values:
             return _Word(spec.values[word], None, 1, True, False, fraction)
         if word in spec.magnitudes:
@@ -142,6 +140,11 @@ class _Language:
             return _Word(None, None, 1, True, False, fraction)
         if fraction:
             return _Word(None, None, 0, False, False, fraction)
+        return self._fused(word)
+
+    def _fused(self, word: str) -> _Word | None:
+        """A word made of several number words ("fortytwo", "zweitausend", "ninefold"), or None."""
+        spec = self.spec
         found = self.segment.fullmatch(word)
         if found is None:
             return None
@@ -149,14 +152,11 @@ class _Language:
         digits = [spec.values.get(atom, 10) < 10 for atom in atoms]
         if any(a and b for a, b in zip(digits, digits[1:])):
             return None  # two digits side by side spell no number (Korean 일일이 "one by one", 오일 "oil")
-        if atoms[-1] in spec.multiples:
-            rest = atoms[:-1]
-            if rest and all(a in spec.values or a in spec.magnitudes for a in rest):
-                return _Word(None, None, len(rest), True, True, "")
+        suffix = atoms[-1] in spec.multiples
+        rest = atoms[:-1] if suffix else atoms
+        if not rest or any(a in spec.multiples for a in rest):
             return None
-        if any(a in spec.multiples for a in atoms):
-            return None
-        return _Word(None, None, len(atoms), True, False, "")
+        return _Word(None, None, len(rest), True, suffix, "")
 
 
 class _Lexicon:
@@ -166,17 +166,7 @@ class _Lexicon:
         for spec in vocab.spelled_languages():
             words |= set(spec.values) | set(spec.magnitudes) | spec.parts | set(spec.multiples)
             words |= spec.fractions | spec.fractions_of | spec.fractions_alone
-        # Words that are numbers only in languages where they are also everyday words of another ("to",
-        # "on") are read only before their own percent or magnitude word, or after their own percent
-        # word ("yüzde on"): the same scan finds them only there, so the hundreds of "to" in English
-        # prose cost no step each.
-        everyday = {w for w in words if (langs := self.read(w)) and all(w in lang.spec.collisions for lang, _ in langs)}
-        specs = [lang.spec for w in everyday for lang, _ in self.read(w)]
-        day = ""
-        if everyday:
-            day = rf"|(?P<day>{trie(everyday)})(?=\s+(?:{trie({v for spec in specs for v in spec.strict})}))"
-        if everyday and any(spec.before for spec in specs):
-            day += rf"|(?:{trie({b for spec in specs for b in spec.before})})\s+(?P<after>{trie(everyday)})(?!\w)"
+        everyday, day = self._everyday(words)
         # Whole words made of number words of any language (fused: "fortytwo", "zweitausend"); which
         # language reads them is asked word by word. Each number word is taken atomically, longest
         # first (a lookahead and a back-reference: the stdlib engine, many times faster here, has no
@@ -186,6 +176,24 @@ class _Lexicon:
         # A sign after the words, not one that opens a numeral of its own ("up to $4", "en € 2,3").
         self.neutral = regex.compile(rf"\s*(?:[{vocab.percent_sign_chars()}]|\p{{Sc}})(?![\s\u00a0]*\p{{N}})")
         self.codes = re.compile(rf"\s*{_alternation(vocab_data.currency_codes())}(?![^\W\d_])(?![\s\u00a0]*\d)")
+
+    def _everyday(self, words: set[str]) -> tuple[set[str], str]:
+        """Number words that are everyday words of another language, and the pattern that finds them as numbers.
+
+        Words that are numbers only in languages where they are also everyday words of another ("to",
+        "on") are read only before their own percent or magnitude word, or after their own percent
+        word ("yüzde on"): the candidate scan finds them only there, so the hundreds of "to" in
+        English prose cost no step each.
+        """
+        everyday = {w for w in words if (langs := self.read(w)) and all(w in lang.spec.collisions for lang, _ in langs)}
+        if not everyday:
+            return everyday, ""
+        specs = [lang.spec for w in everyday for lang, _ in self.read(w)]
+        day = rf"|(?P<day>{trie(everyday)})(?=\s+(?:{trie({v for spec in specs for v in spec.strict})}))"
+        before = {b for spec in specs for b in spec.before}
+        if before:
+            day += rf"|(?:{trie(before)})\s+(?P<after>{trie(everyday)})(?!\w)"
+        return everyday, day
 
     @lru_cache(maxsize=8192)  # noqa: B019 - one lexicon per process (_lexicon is cached)
     def read(self, word: str) -> tuple[tuple[_Language, _Word], ...]:
@@ -320,44 +328,52 @@ class _Reader:
         return None
 
     def _phrase(self, phrase: _Phrase, following: _Phrase | _Token | None) -> tuple[Spelled | None, bool]:
-        view, start, end = self.view, phrase.start, phrase.end
-        if all(_part(w) for t in phrase.tokens for w in t.readings.values()):
-            return None, False  # only parts of numbers (sv "en", fr "vingts"): no number
-        if _AFTER_DIGITS.search(view, max(0, start - 2), start):
-            return None, False  # the magnitude of a numeral in digits ("$1.2 billion"): bare_number's
-        last = phrase.tokens[-1].readings
-        for lang in phrase.languages:
-            tens = (last[lang].value or 0) >= 20 or last[lang].power is not None
-            if tens and lang.ordinal is not None and lang.ordinal.match(view, end):
-                return None, False  # "twenty-first", "hundred-and-first"; not "one-third"
+        if self._no_number(phrase):
+            return None, False
         if following is not None:
-            found = self._ratio_or_fraction(phrase, following)
+            found = self._ratio(phrase, following) if isinstance(following, _Phrase) else self._fraction(phrase, following)
             if found is not None:
                 return found, True
         for lang in phrase.languages:
             multiple = self._multiple(phrase, lang)
             if multiple is not None:
                 return multiple, False
-        if self._unit_follows(phrase):
-            return self._emit(self._article_start(phrase), end, "phrase"), False
-        if any(self._by_itself(phrase, lang) for lang in phrase.languages):
-            return self._emit(self._article_start(phrase), end, "phrase"), False
+        if self._unit_follows(phrase) or any(self._by_itself(phrase, lang) for lang in phrase.languages):
+            return self._emit(self._article_start(phrase), phrase.end, "phrase"), False
         return None, False
 
-    def _ratio_or_fraction(self, phrase: _Phrase, following: _Phrase | _Token) -> Spelled | None:
+    def _no_number(self, phrase: _Phrase) -> bool:
+        """Parts of numbers only, the magnitude of a numeral in digits, or the head of an ordinal."""
+        view, start, end = self.view, phrase.start, phrase.end
+        if all(_part(w) for t in phrase.tokens for w in t.readings.values()):
+            return True  # sv "en", fr "vingts"
+        if _AFTER_DIGITS.search(view, max(0, start - 2), start):
+            return True  # "$1.2 billion": bare_number's
+        last = phrase.tokens[-1].readings
+        return any(
+            ((last[lang].value or 0) >= 20 or last[lang].power is not None)
+            and lang.ordinal is not None
+            and lang.ordinal.match(view, end) is not None
+            for lang in phrase.languages
+        )  # "twenty-first", "hundred-and-first"; not "one-third"
+
+    def _ratio(self, phrase: _Phrase, following: _Phrase) -> Spelled | None:
+        for lang in phrase.languages:
+            ratio = lang.ratio.match(self.view, phrase.end)
+            if lang in following.languages and ratio is not None and ratio.end() == following.start:
+                return self._emit(phrase.start, following.end, "ratio")
+        return None
+
+    def _fraction(self, phrase: _Phrase, following: _Token) -> Spelled | None:
         view = self.view
-        if isinstance(following, _Phrase):
-            for lang in phrase.languages:
-                ratio = lang.ratio.match(view, phrase.end)
-                if lang in following.languages and ratio is not None and ratio.end() == following.start:
-                    return self._emit(phrase.start, following.end, "ratio")
-            return None
         gap = view[phrase.end : following.start]
-        hyphen = regex.fullmatch(rf"\s*{_DASH}\s*", gap) is not None
+        hyphen = _HYPHEN.fullmatch(gap) is not None
+        if not (hyphen or gap.isspace()):
+            return None
         numerator = phrase.tokens[-1].readings
         for lang in phrase.languages:
             word = following.readings.get(lang)
-            if word is None or not word.fraction or not (hyphen or gap.isspace()):
+            if word is None or not word.fraction:
                 continue
             several = (numerator[lang].value or 0) >= 2 or numerator[lang].atoms > 1
             plain = word.fraction in ("plain", "alone")
@@ -395,18 +411,18 @@ class _Reader:
         return False
 
     def _by_itself(self, phrase: _Phrase, lang: _Language) -> bool:
-        words = [token.readings[lang] for token in phrase.tokens]
-        letters = sum(token.end - token.start for token in phrase.tokens)
-        if letters < lang.spec.self_min_letters:
+        """A quantity without a unit: a tens word, a compound, a magnitude with a multiplier, a decimal."""
+        if sum(token.end - token.start for token in phrase.tokens) < lang.spec.self_min_letters:
             return False
         if self._only_magnitudes(phrase):
             return self._article(phrase) is not None  # "a hundred", "a billion"
-        gaps = [self.view[a.end : b.start] for a, b in zip(phrase.tokens, phrase.tokens[1:])]
-        decimal = any(word.strip() in lang.spec.decimals for word in gaps)
-        tens = any((w.value or 0) >= 20 and not _power_of_ten(w.value) for w in words)
-        compound = any(w.atoms > 1 for w in words) or (len(words) > 1 and any(w.value is None for w in words))
-        multiplied = len(words) > 1 and any(w.power is not None or _power_of_ten(w.value) for w in words)
-        return decimal or tens or compound or multiplied
+        words = [token.readings[lang] for token in phrase.tokens]
+        gaps = (self.view[a.end : b.start].strip() for a, b in zip(phrase.tokens, phrase.tokens[1:]))
+        return (
+            any(_large(w) for w in words)
+            or (len(words) > 1 and any(_multiplier(w) for w in words))
+            or any(gap in lang.spec.decimals for gap in gaps)
+        )
 
     def _only_magnitudes(self, phrase: _Phrase) -> bool:
         """Magnitude words without a number before them: "hundred", "Millionen", "cent" (not "yüz milyon")."""
@@ -433,7 +449,18 @@ class _Reader:
 _LATIN = re.compile("[a-z]")
 # How far after a number word a folded letter may stand and still change its reading (its unit word).
 _NEAR = 40
+_HYPHEN = re.compile(rf"\s*{_DASH}\s*")
 _AFTER_DIGITS = regex.compile(r"\p{N}[\s\u00a0]?$")
+
+
+def _large(word: _Word) -> bool:
+    """A tens word or more that is no bare power of ten ("forty", "zweihundert"), or a compound ("fortytwo")."""
+    return ((word.value or 0) >= 20 and not _power_of_ten(word.value)) or word.atoms > 1
+
+
+def _multiplier(word: _Word) -> bool:
+    """In a phrase of several words: a magnitude, a power of ten, or a part ("quatre-vingts", "eine Million")."""
+    return word.power is not None or _power_of_ten(word.value) or word.value is None
 
 
 def _part(word: _Word) -> bool:

@@ -124,14 +124,22 @@ def _magnitudes(language: str, values: dict[str, int], spelled: dict[int, str]) 
             words = _split(spelling)
             if len(words) > 1 and words[-1] not in values:
                 found.setdefault(words[-1], power)
-            head = spelled.get(multiplier) or _spell_or_none(multiplier, language)
-            if multiplier > 1 and head and len(words) == 1 and spelling.startswith(head) and spelling != head:
-                rests.append(spelling[len(head) :])
+            rest = _fused_rest(language, multiplier, spelling, spelled)
+            if rest:
+                rests.append(rest)
         # A fused multiple ("zweitausend", 이천) leaves its magnitude when every multiplier leaves the
         # same rest ("dreißigtausend" - "drei" is no magnitude: "vierzigtausend" leaves another).
         if len(rests) > 1 and len(set(rests)) == 1 and rests[0] not in values:
             found.setdefault(rests[0], power)
     return found
+
+
+def _fused_rest(language: str, multiplier: int, spelling: str, spelled: dict[int, str]) -> str:
+    """What a one-word spelling of a multiple leaves once its multiplier is taken off ("zweitausend": "tausend")."""
+    head = spelled.get(multiplier) or _spell_or_none(multiplier, language)
+    if multiplier > 1 and head and len(_split(spelling)) == 1 and spelling.startswith(head) and spelling != head:
+        return spelling[len(head) :]
+    return ""
 
 
 def _parts(values: dict[str, int], magnitudes: dict[str, int], joiners: list[str], spelled: dict[int, str]) -> dict[str, int]:
@@ -201,9 +209,8 @@ def _currency_nouns(locale_id: str, codes: Iterable[str]) -> list[str]:
     """
     locale = cldr.merged(locale_id)
     plural = locale._data["currency_names_plural"]
-    placenames: set[str] = set()
-    for name in [*locale.territories.values(), *locale.languages.values()]:
-        placenames.update(word.lower() for word in _WORDS.findall(name))
+    places = [*locale.territories.values(), *locale.languages.values()]
+    placenames = {word.lower() for name in places for word in _WORDS.findall(name)}
     names: dict[str, list[list[str]]] = {}
     users: dict[str, set[str]] = defaultdict(set)
     for code in codes:
@@ -212,6 +219,13 @@ def _currency_nouns(locale_id: str, codes: Iterable[str]) -> list[str]:
         for words in names[code]:
             for word in words:
                 users[word].add(code)
+    heads, single = _heads(names, users)
+    nouns = {word for word, where in heads.items() if len(where) > 2}
+    return sorted((nouns | single) - placenames)
+
+
+def _heads(names: dict[str, list[list[str]]], users: dict[str, set[str]]) -> tuple[dict[str, set[str]], set[str]]:
+    """For each word, the currencies whose name has it as its most shared word; and the one-word names."""
     heads: dict[str, set[str]] = defaultdict(set)
     single = set()
     for code, forms in names.items():
@@ -219,8 +233,7 @@ def _currency_nouns(locale_id: str, codes: Iterable[str]) -> list[str]:
             if len(words) == 1:
                 single.add(words[0])
             heads[max(words, key=lambda w: (len(users[w]), w))].add(code)
-    nouns = {word for word, where in heads.items() if len(where) > 2}
-    return sorted((nouns | single) - placenames)
+    return heads, single
 
 
 def _current_codes() -> list[str]:
