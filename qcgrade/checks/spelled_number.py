@@ -199,6 +199,19 @@ class _Lexicon:
     def read(self, word: str) -> tuple[tuple[_Language, _Word], ...]:
         return tuple((language, found) for language in self.languages if (found := language.read(word)) is not None)
 
+    @lru_cache(maxsize=8192)  # noqa: B019 - as above
+    def reading(self, word: str) -> _Reading | None:
+        languages = dict(self.read(word))
+        if not languages:
+            return None
+        words = languages.values()
+        return _Reading(
+            languages,
+            all(_part(w) for w in words),
+            all(w.value is None and w.power is not None for w in words),
+            any(w.power is not None or _power_of_ten(w.value) for w in words),
+        )
+
 
 @cache
 def _lexicon() -> _Lexicon:
@@ -217,10 +230,20 @@ class Spelled(NamedTuple):
         return self.start, self.end
 
 
+class _Reading(NamedTuple):
+    """What one word is, in every language that reads it (worked out once per word)."""
+
+    languages: dict[_Language, _Word]
+    part: bool  # a part of a number in every language (sv "en", fr "vingts")
+    bare: bool  # a magnitude without a number in every language ("hundred", "Millionen")
+    magnitude: bool  # a magnitude or a power of ten in some language ("cent", "mille", "hundred")
+
+
 class _Token(NamedTuple):
     start: int
     end: int
     readings: dict[_Language, _Word]
+    reading: _Reading
 
 
 class _Phrase(NamedTuple):
@@ -264,9 +287,9 @@ class _Reader:
             if match.group("num") is None:  # an everyday word before (or after) its own unit word
                 self._everyday(match)
                 continue
-            readings = dict(self.lexicon.read(match.group("num")))
-            if readings:
-                found.append(_Token(match.start(), match.end(), readings))
+            reading = self.lexicon.reading(match.group("num"))
+            if reading is not None:
+                found.append(_Token(match.start(), match.end(), reading.languages, reading))
         return found
 
     def phrases(self, tokens: list[_Token]) -> list[_Phrase | _Token]:
@@ -338,14 +361,14 @@ class _Reader:
             multiple = self._multiple(phrase, lang)
             if multiple is not None:
                 return multiple, False
-        if self._unit_follows(phrase) or any(self._by_itself(phrase, lang) for lang in phrase.languages):
+        if self._unit_follows(phrase) or self._by_itself(phrase):
             return self._emit(self._article_start(phrase), phrase.end, "phrase"), False
         return None, False
 
     def _no_number(self, phrase: _Phrase) -> bool:
         """Parts of numbers only, the magnitude of a numeral in digits, or the head of an ordinal."""
         view, start, end = self.view, phrase.start, phrase.end
-        if all(_part(w) for t in phrase.tokens for w in t.readings.values()):
+        if all(t.reading.part for t in phrase.tokens):
             return True  # sv "en", fr "vingts"
         if _AFTER_DIGITS.search(view, max(0, start - 2), start):
             return True  # "$1.2 billion": bare_number's
@@ -397,8 +420,7 @@ class _Reader:
 
     def _unit_follows(self, phrase: _Phrase) -> bool:
         view, end = self.view, phrase.end
-        bare = all(all(w.value is None and w.power is not None for w in t.readings.values()) for t in phrase.tokens)
-        if bare and self._article(phrase) is None:
+        if all(t.reading.bare for t in phrase.tokens) and self._article(phrase) is None:
             return False  # "hundred", "Millionen von Nutzern": vague ("cien", "mille", "sto" are numbers)
         languages = phrase.languages
         if self.lexicon.neutral.match(view, end) or self.lexicon.codes.match(self.original, end):
@@ -410,27 +432,26 @@ class _Reader:
                 return True
         return False
 
-    def _by_itself(self, phrase: _Phrase, lang: _Language) -> bool:
+    def _by_itself(self, phrase: _Phrase) -> bool:
         """A quantity without a unit: a tens word, a compound, a magnitude with a multiplier, a decimal."""
-        if sum(token.end - token.start for token in phrase.tokens) < lang.spec.self_min_letters:
-            return False
         if self._only_magnitudes(phrase):
             return self._article(phrase) is not None  # "a hundred", "a billion"
-        words = [token.readings[lang] for token in phrase.tokens]
-        gaps = (self.view[a.end : b.start].strip() for a, b in zip(phrase.tokens, phrase.tokens[1:]))
-        return (
-            any(_large(w) for w in words)
-            or (len(words) > 1 and any(_multiplier(w) for w in words))
-            or any(gap in lang.spec.decimals for gap in gaps)
-        )
+        letters = sum(token.end - token.start for token in phrase.tokens)
+        gaps = [self.view[a.end : b.start].strip() for a, b in zip(phrase.tokens, phrase.tokens[1:])]
+        for lang in phrase.languages:
+            if letters < lang.spec.self_min_letters:
+                continue
+            words = [token.readings[lang] for token in phrase.tokens]
+            if any(_large(w) for w in words) or (len(words) > 1 and any(_multiplier(w) for w in words)):
+                return True
+            if any(gap in lang.spec.decimals for gap in gaps):
+                return True
+        return False
 
     def _only_magnitudes(self, phrase: _Phrase) -> bool:
         """Magnitude words without a number before them: "hundred", "Millionen", "cent" (not "yüz milyon")."""
-        bare = all(all(w.value is None and w.power is not None for w in t.readings.values()) for t in phrase.tokens)
-        alone = len(phrase.tokens) == 1 and any(
-            w.power is not None or _power_of_ten(w.value) for w in phrase.tokens[0].readings.values()
-        )
-        return bare or alone
+        tokens = phrase.tokens
+        return (len(tokens) == 1 and tokens[0].reading.magnitude) or all(t.reading.bare for t in tokens)
 
     def _article(self, phrase: _Phrase) -> regex.Match[str] | None:
         for lang in phrase.languages:
