@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import NamedTuple
 
 import regex
@@ -90,6 +90,36 @@ def _alternation(words: object) -> str:
     return f"(?:{trie(unique)})" if unique else "(?!)"
 
 
+def _splits(word: str, atoms: set[str], longest: int) -> bool:
+    """Whether ``word`` is a run of ``atoms``, each taken longest first (as the candidate scan takes them)."""
+    at = 0
+    while at < len(word):
+        size = next((n for n in range(min(longest, len(word) - at), 0, -1) if word[at : at + n] in atoms), 0)
+        if not size:
+            return False
+        at += size
+    return True
+
+
+def _primitive(words: set[str]) -> set[str]:
+    """The words the candidate scan needs: a word that other kept words spell ("fortytwo", 사십이) is left
+    out, since the scan reads words as runs of number words; the scan's pattern is then half the size
+    and compiles in half the time."""
+    kept = set(words)
+    longest = max(map(len, words), default=0)
+    for word in sorted(words, key=lambda w: (-len(w), w)):
+        kept.discard(word)
+        if not _splits(word, kept, longest):
+            kept.add(word)
+    missing = {w for w in words if not _splits(w, kept, longest)}  # a later removal may break an earlier one
+    return kept | missing
+
+
+def _optional(template: str, words: object) -> re.Pattern[str] | None:
+    """``template`` with ``{}`` the words' pattern, compiled; None when there are no words."""
+    return re.compile(template.replace("{}", _alternation(words))) if words else None
+
+
 class _Word(NamedTuple):
     """One word read in one language."""
 
@@ -106,28 +136,76 @@ class _Language:
 
     def __init__(self, spec: SpelledLanguage) -> None:
         self.spec = spec
-        # Parts ("vingts", sv "en") are never fused into a word: "entre" is no "en" + "tre".
-        atoms = set(spec.values) | set(spec.magnitudes) | set(spec.multiples)
-        self.segment = regex.compile(f"(?:(?P<a>{trie(atoms)}))++")
         self.fraction_lists = (("plain", spec.fractions), ("of", spec.fractions_of), ("alone", spec.fractions_alone))
-        # The stdlib engine: these are tried at every number word, and it branches on a trie's letters fast.
-        join = rf"\s+|\s*{_DASH}\s*"
-        if spec.joiners:
-            join += rf"|\s+{_alternation(spec.joiners)}\s+|\s*{_DASH}{_alternation(spec.joiners)}{_DASH}\s*"
-        self.join = re.compile(join)
-        particles = f"(?:{_alternation(spec.particles)})?" if spec.particles else ""
-        self.after = re.compile(rf"\s*{_DASH}?\s*{_alternation(spec.after)}{particles}(?!\w)")
-        self.strict = re.compile(rf"\s*{_alternation(spec.strict)}{particles}(?!\w)")
-        self.before = re.compile(rf"(?<!\w){_alternation(spec.before)}\s+$") if spec.before else None
+        self._particles = f"(?:{_alternation(spec.particles)})?" if spec.particles else ""
+
+    # Each pattern is compiled when first needed: most text asks a few languages a few questions.
+    # The stdlib engine: these are tried at every number word, and it branches on a trie's letters fast.
+
+    @cached_property
+    def atoms(self) -> frozenset[str]:
+        # Parts ("vingts", sv "en") are never fused into a word: "entre" is no "en" + "tre".
+        spec = self.spec
+        return frozenset(spec.values) | frozenset(spec.magnitudes) | frozenset(spec.multiples)
+
+    @cached_property
+    def edges(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The first and last two letters of its number words (one for a word of one letter)."""
+        return frozenset(a[:2] for a in self.atoms), frozenset(a[-2:] for a in self.atoms)
+
+    @cached_property
+    def segment(self) -> regex.Pattern[str]:
+        return regex.compile(f"(?:(?P<a>{trie(self.atoms)}))++")
+
+    @cached_property
+    def join(self) -> re.Pattern[str]:
+        joiners = self.spec.joiners
+        extra = rf"|\s+{_alternation(joiners)}\s+|\s*{_DASH}{_alternation(joiners)}{_DASH}\s*" if joiners else ""
+        return re.compile(rf"\s+|\s*{_DASH}\s*{extra}")
+
+    @cached_property
+    def after(self) -> re.Pattern[str]:
+        return re.compile(rf"\s*{_DASH}?\s*{_alternation(self.spec.after)}{self._particles}(?!\w)")
+
+    @cached_property
+    def strict(self) -> re.Pattern[str]:
+        return re.compile(rf"\s*{_alternation(self.spec.strict)}{self._particles}(?!\w)")
+
+    @cached_property
+    def points(self) -> re.Pattern[str]:
+        spec = self.spec
         clause_end = r"(?=\s*(?:[.,;:!?)\]\u00bb\u201d]|$))"
         toward = rf"|\s+{_alternation(spec.points_before)}(?!\w)" if spec.points_before else ""
-        self.points = re.compile(rf"\s*{_alternation(spec.points)}(?!\w)(?:{clause_end}{toward})")
-        self.ordinal = re.compile(rf"{_DASH}{_alternation(spec.ordinals)}(?!\w)") if spec.ordinals else None
-        self.multiple = re.compile(rf"\s*{_DASH}?\s*{_alternation(spec.multiples)}(?!\w)") if spec.multiples else None
-        self.parts_before = re.compile(rf"(?<!\w){_alternation(spec.parts_after)}\s+$") if spec.parts_after else None
-        self.of = re.compile(rf"\s+{_alternation(spec.of)}(?!\w)") if spec.of else None
-        self.article = re.compile(rf"(?<!\w){_alternation(spec.articles)}\s+$") if spec.articles else None
-        self.ratio = re.compile(rf"(?:\s+\w+){{0,{spec.ratio_gap}}}?\s+{_alternation(spec.ratios)}\s+" if spec.ratios else "(?!)")
+        return re.compile(rf"\s*{_alternation(spec.points)}(?!\w)(?:{clause_end}{toward})")
+
+    @cached_property
+    def before(self) -> re.Pattern[str] | None:
+        return _optional(r"(?<!\w){}\s+$", self.spec.before)
+
+    @cached_property
+    def ordinal(self) -> re.Pattern[str] | None:
+        return _optional(rf"{_DASH}{{}}(?!\w)", self.spec.ordinals)
+
+    @cached_property
+    def multiple(self) -> re.Pattern[str] | None:
+        return _optional(rf"\s*{_DASH}?\s*{{}}(?!\w)", self.spec.multiples)
+
+    @cached_property
+    def parts_before(self) -> re.Pattern[str] | None:
+        return _optional(r"(?<!\w){}\s+$", self.spec.parts_after)
+
+    @cached_property
+    def of(self) -> re.Pattern[str] | None:
+        return _optional(r"\s+{}(?!\w)", self.spec.of)
+
+    @cached_property
+    def article(self) -> re.Pattern[str] | None:
+        return _optional(r"(?<!\w){}\s+$", self.spec.articles)
+
+    @cached_property
+    def ratio(self) -> re.Pattern[str]:
+        spec = self.spec
+        return re.compile(rf"(?:\s+\w+){{0,{spec.ratio_gap}}}?\s+{_alternation(spec.ratios)}\s+" if spec.ratios else "(?!)")
 
     def read(self, word: str) -> _Word | None:
         spec = self.spec
@@ -145,6 +223,9 @@ class _Language:
     def _fused(self, word: str) -> _Word | None:
         """A word made of several number words ("fortytwo", "zweitausend", "ninefold"), or None."""
         spec = self.spec
+        heads, tails = self.edges
+        if not ((word[:2] in heads or word[:1] in heads) and (word[-2:] in tails or word[-1:] in tails)):
+            return None  # cannot start or end with a number word of this language
         found = self.segment.fullmatch(word)
         if found is None:
             return None
@@ -171,7 +252,7 @@ class _Lexicon:
         # language reads them is asked word by word. Each number word is taken atomically, longest
         # first (a lookahead and a back-reference: the stdlib engine, many times faster here, has no
         # atomic groups before Python 3.11), so a word is split once and no input backtracks.
-        atoms = trie(words - everyday)
+        atoms = trie(_primitive(words - everyday))
         self.candidates = re.compile(rf"(?<!\w)(?:(?P<num>(?:(?=(?P<a>{atoms}))(?P=a))+)(?!\w){day})")
         # A sign after the words, not one that opens a numeral of its own ("up to $4", "en € 2,3").
         self.neutral = regex.compile(rf"\s*(?:[{vocab.percent_sign_chars()}]|\p{{Sc}})(?![\s\u00a0]*\p{{N}})")
@@ -185,7 +266,8 @@ class _Lexicon:
         word ("yüzde on"): the candidate scan finds them only there, so the hundreds of "to" in
         English prose cost no step each.
         """
-        everyday = {w for w in words if (langs := self.read(w)) and all(w in lang.spec.collisions for lang, _ in langs)}
+        listed = {w for lang in self.languages for w in lang.spec.collisions} & words
+        everyday = {w for w in listed if (langs := self.read(w)) and all(w in lang.spec.collisions for lang, _ in langs)}
         if not everyday:
             return everyday, ""
         specs = [lang.spec for w in everyday for lang, _ in self.read(w)]
