@@ -15,7 +15,7 @@ from .errors import QcgradeError
 from .evidence import Card, EvidenceSlice, Metric, SliceError, Xref, load_slice
 from .findings import Finding, Report
 from .grader import UnknownCheckError, active_checks, grade
-from .options import DEFAULT_HEDGES, Options
+from .options import Options
 from .reading.section import Section, parse_section
 from .rewards.base import Score, reward, score
 from .spans import jaccard
@@ -23,6 +23,7 @@ from .spans import jaccard
 # The audit, injection and corpus machinery (asyncio, the HTML report) loads
 # on first use, so `qcgrade check` and a reward call start fast.
 _LAZY = {
+    "DEFAULT_HEDGES": "options",  # read from the vocabulary on first use
     "AuditReport": "auditing.report",
     "Verdict": "auditing.judges",
     "audit": "auditing.run",
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from .auditing.run import audit, audit_async
     from .errors import NotApplicable, RevertError
     from .injectors import DEFECTS, QC_INVISIBLE, QC_VISIBLE, Injection, InjectionRecord, inject, revert
+    from .options import DEFAULT_HEDGES
 
 
 def __getattr__(name: str) -> Any:

@@ -4,40 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from typing import Any
 
-#: Words that mark a claim as uncertain; a sentence citing a weak card needs one.
-DEFAULT_HEDGES: tuple[str, ...] = (
-    "estimate",
-    "estimated",
-    "estimates",
-    "reportedly",
-    "unverified",
-    "unconfirmed",
-    "may",
-    "might",
-    "could",
-    "suggests",
-    "suggest",
-    "suggested",
-    "appears",
-    "appear",
-    "seems",
-    "likely",
-    "unlikely",
-    "possibly",
-    "perhaps",
-    "approximately",
-    "roughly",
-    "uncertain",
-    "preliminary",
-    "tentative",
-    "allegedly",
-    "according to",
-    "expected",
-    "projected",
-    "forecast",
-)
+
+def default_hedges() -> tuple[str, ...]:
+    """Words that mark a claim as uncertain, in many languages; a sentence citing a weak card needs one.
+
+    The lexicon is data (``qcgrade/reading/vocab/hedges.toml``), read on first use:
+    ``DEFAULT_HEDGES`` (here and in ``qcgrade``) is this tuple.
+    """
+    from .reading.vocab import hedge_words
+
+    return hedge_words()
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    # DEFAULT_HEDGES is read from the vocabulary when first asked for, so importing reads no file.
+    if name == "DEFAULT_HEDGES":
+        return default_hedges()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -58,7 +44,7 @@ class Options:
     tier2: bool = False
     select: frozenset[str] | None = None
     ignore: frozenset[str] = field(default_factory=frozenset)
-    hedge_words: tuple[str, ...] = DEFAULT_HEDGES
+    hedge_words: tuple[str, ...] = field(default_factory=default_hedges)
     coverage_floor: int | None = None
     allow_years: bool = False
     grounding: bool = False
@@ -81,7 +67,7 @@ class Options:
     def coerce(cls, value: Options | Mapping[str, Any] | None) -> Options:
         """An ``Options`` from an ``Options``, a mapping of its fields, or None."""
         if value is None:
-            return _DEFAULT if cls is Options else cls()
+            return _default() if cls is Options else cls()
         if isinstance(value, Options):
             return value
         if isinstance(value, Mapping):
@@ -108,5 +94,7 @@ def _names(value: str | Iterable[str], what: str) -> frozenset[str]:
 
 
 # Options are immutable: the defaults are one value, not one per call (a reward loop asks
-# for them once per section).
-_DEFAULT = Options()
+# for them once per section), made on first use (the hedge lexicon is read then).
+@cache
+def _default() -> Options:
+    return Options()

@@ -20,7 +20,7 @@ else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = ("abbreviations.toml", "confusables.toml", "currencies.toml", "magnitudes.toml", "numbers.toml")
+FILES = ("abbreviations.toml", "confusables.toml", "currencies.toml", "magnitudes.toml", "number_words.toml", "numbers.toml")
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +90,7 @@ def test_the_reader_imports_no_source_and_parses_lazily() -> None:
         "before = set(sys.modules)\n"
         "d.currency_symbols(); d.currency_codes(); d.scaling_signs(); d.digit_sets(); d.magnitude_words()\n"
         "d.digit_lookalikes(); d.punctuation_lookalikes(); d.letters_as_digits(); d.bare_magnitude_words()\n"
-        "[d.abbreviations(lang) for lang in d.abbreviation_languages()]\n"
+        "[d.abbreviations(lang) for lang in d.abbreviation_languages()]; d.number_words()\n"
         "print(d.load.cache_info().currsize)\n"
         "print(sorted(m for m in set(sys.modules) - before if not m.startswith(('tomllib', 'tomli'))))\n"
     )

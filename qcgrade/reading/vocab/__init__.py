@@ -30,9 +30,12 @@ from __future__ import annotations
 import sys
 import unicodedata
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    import regex
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -464,3 +467,171 @@ def abbreviation_table() -> dict[str, dict[str, str]]:
     table = load("abbreviations")["table"]
     columns = table["columns"]
     return {cls: dict(zip(columns, row)) for cls, row in table.items() if cls != "columns"}
+
+
+# --- hedges (unhedged_weak_card) ---------------------------------------------------------------
+
+
+@cache
+def hedge_words() -> tuple[str, ...]:
+    """The default hedge lexicon: every language's list in ``hedges.toml``, English first, each word once."""
+    seen: dict[str, None] = {}
+    for entry in load("hedges")["languages"].values():
+        seen.update(dict.fromkeys(entry["words"]))
+    return tuple(seen)
+
+
+# A run may pass its own lexicon (Options.hedge_words): keep a few, not every one ever seen.
+@lru_cache(maxsize=32)
+def hedge_pattern(words: tuple[str, ...]) -> regex.Pattern[str]:
+    """One case-insensitive matcher for a hedge lexicon (``hedges.toml`` says how an entry matches).
+
+    A phrase's words may be split by any run of blanks; ``*`` at an end is any letters there;
+    on a side where the entry's letter belongs to a script written without spaces, the entry
+    may stand inside a run of letters.
+    """
+    import regex
+
+    unspaced = regex.compile("[" + "".join(rf"\p{{{s}}}" for s in load("hedges")["unspaced"]["scripts"]) + "]")
+
+    def edge(letter: str, wild: bool, before: bool) -> str:
+        if wild:
+            return r"(?<!\w)\w*" if before else r"\w*"
+        if unspaced.match(letter):
+            return ""
+        return r"(?<!\w)" if before else r"(?!\w)"
+
+    alternatives = []
+    for phrase in sorted({w.strip() for w in words if w.strip("* \t\n")}, key=lambda w: (-len(w), w)):
+        body = phrase.strip("*").strip()
+        source = r"\s+".join(regex.escape(part) for part in body.split())
+        head = edge(body[0], phrase.startswith("*"), before=True)
+        tail = edge(body[-1], phrase.endswith("*"), before=False)
+        alternatives.append(head + source + tail)
+    return regex.compile("|".join(alternatives) or "(?!)", regex.IGNORECASE)
+
+
+# --- spelled-out numbers (spelled_number) -------------------------------------------------------
+
+
+class SpelledLanguage(NamedTuple):
+    """How one language spells numbers and the words that make them quantities (all lower case).
+
+    From ``generated/number_words.toml`` (num2words, CLDR), ``generated/magnitudes.toml`` (CLDR's
+    compact words) and ``spelled.toml`` (what those sources do not say); see those files.
+    """
+
+    code: str
+    values: dict[str, int]
+    magnitudes: dict[str, int]
+    parts: frozenset[str]
+    joiners: frozenset[str]
+    decimals: frozenset[str]
+    ordinals: frozenset[str]
+    percent: tuple[str, ...]
+    after: tuple[str, ...]
+    strict: tuple[str, ...]
+    collisions: frozenset[str]
+    before: tuple[str, ...]
+    points: tuple[str, ...]
+    points_before: tuple[str, ...]
+    articles: tuple[str, ...]
+    fractions: frozenset[str]
+    fractions_of: frozenset[str]
+    fractions_alone: frozenset[str]
+    of: tuple[str, ...]
+    ratios: tuple[str, ...]
+    ratio_gap: int
+    multiples: tuple[str, ...]
+    parts_after: tuple[str, ...]
+    self_min_letters: int
+    particles: tuple[str, ...]
+
+
+def _word_lines(text: str) -> dict[str, int]:
+    return {word: int(number) for word, number in (line.rsplit(" ", 1) for line in text.splitlines() if line)}
+
+
+def _english_after(points: set[str]) -> set[str]:
+    """English quantity words of the shared units vocabulary (percent, points, magnitudes), one letter left out."""
+    words = set(percent_words()) | {w for w in unit_words() if w not in points} | set(magnitude_words())
+    return {w for w in words if len(w) > 1 and w[0].isalpha()}
+
+
+@cache
+def spelled_languages() -> tuple[SpelledLanguage, ...]:
+    """Every language whose spelled numbers spelled_number reads."""
+    from . import data
+
+    hand = load("spelled")["languages"]
+    found = []
+    for code, entry in data.number_words().items():
+        extra = hand.get(code, {})
+        values = _word_lines(entry["numbers"]) | {w.lower(): int(v) for w, v in extra.get("numbers", {}).items()}
+        compact = (
+            {m.word.lower(): m.power for m in data.magnitudes(entry["cldr"])}
+            if entry["cldr"] in data.load("magnitudes")["locales"]
+            else {}
+        )
+        # CLDR's long compact words ("Milliarden", "миллиардов"); its one- and two-letter ones ("M", "Md")
+        # are symbols, read only after a number (below).
+        long_words = {w: p for w, p in compact.items() if len(w) > 2 and w.isalpha() and w not in values}
+        magnitudes = long_words | _word_lines(entry["magnitudes"])
+        points = set(extra.get("points", ()))
+        after = set(entry["percent_after"]) | set(entry["currencies"].split()) | set(extra.get("after", ()))
+        after |= {w for w in compact if len(w) > 1}
+        if code == "en":
+            after |= _english_after(points)
+        found.append(
+            SpelledLanguage(
+                code=code,
+                values=values,
+                magnitudes=magnitudes,
+                parts=frozenset(_word_lines(entry["parts"])),
+                joiners=frozenset(entry["joiners"]) | frozenset(entry["decimals"]),
+                decimals=frozenset(entry["decimals"]),
+                ordinals=frozenset(entry["ordinals"].split()),
+                percent=tuple(entry["percent_after"]),
+                after=tuple(sorted(after - points)),
+                strict=tuple(sorted(set(entry["percent_after"]) | {w for w in compact if len(w) > 1} | set(magnitudes))),
+                collisions=frozenset(extra.get("collisions", ())),
+                before=tuple(entry["percent_before"]),
+                points=tuple(sorted(points)),
+                points_before=tuple(extra.get("points_before", ())),
+                articles=tuple(extra.get("articles", ())),
+                fractions=frozenset(extra.get("fractions", ())),
+                fractions_of=frozenset(extra.get("fractions_of", ())),
+                fractions_alone=frozenset(extra.get("fractions_alone", ())),
+                of=tuple(extra.get("of", ())),
+                ratios=tuple(extra.get("ratios", ())),
+                ratio_gap=int(extra.get("ratio_gap", 0)),
+                multiples=tuple(extra.get("multiples", ())),
+                parts_after=tuple(extra.get("parts_after", ())),
+                self_min_letters=int(extra.get("self_min_letters", 0)),
+                particles=tuple(extra.get("particles", ())),
+            )
+        )
+    return tuple(found)
+
+
+def trie(words: object) -> str:
+    """Pattern source matching any of ``words``, as a trie (a longer word before its prefix).
+
+    A plain alternation of thousands of words is tried word by word at each position; the trie
+    branches on each letter, so a position costs about the length of the longest match.
+    """
+    root: dict[str, Any] = {}
+    for word in set(words):  # type: ignore[call-overload]
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def source(node: dict[str, Any]) -> str:
+        branches = [escape(char) + source(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return source(root)

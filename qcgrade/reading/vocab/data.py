@@ -218,3 +218,12 @@ def abbreviations(language: str) -> Abbreviations:
         words("sentence_starters"),
         frozenset(entry["terminators"]),
     )
+
+
+# --- number_words.toml -------------------------------------------------------------------------
+
+
+@cache
+def number_words() -> Mapping[str, Mapping[str, Any]]:
+    """num2words language code -> its table (numbers, magnitudes, parts, joiners, ... ; see the file's header)."""
+    return MappingProxyType(dict(load("number_words")["languages"]))
