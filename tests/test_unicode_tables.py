@@ -21,18 +21,19 @@ def test_every_folded_character_is_found_by_the_fold_guard() -> None:
     assert all(chr(v).isascii() for v in _FOLD.values())
 
 
-def test_closing_class_is_pe_pf_pi() -> None:
-    """The spelled-out closers are exactly Unicode's Pe, Pf and Pi (assigned in this Python's tables)."""
-    import unicodedata
+def test_generated_classes_are_their_properties() -> None:
+    """vocab/generated/unicode.toml lists exactly the characters of each property, as the pinned regex reads them."""
+    from qcgrade.datagen.from_unicode import CLASSES
+    from qcgrade.reading.vocab import data
 
-    from qcgrade.reading.sentences import CLOSING_CLASS
-
-    spelled = regex.compile(f"[{CLOSING_CLASS}]")
-    prop = regex.compile(r"[\p{Pe}\p{Pf}\p{Pi}]")
-    for code in range(0x110000):
-        char = chr(code)
-        if unicodedata.category(char) != "Cn":
-            assert bool(spelled.match(char)) == bool(prop.match(char)), hex(code)
+    for name, (prop, _use) in CLASSES.items():
+        listed = regex.compile(f"[{data.char_class(name)}]")
+        wanted = regex.compile(prop)
+        for code in range(0x110000):
+            if 0xD800 <= code <= 0xDFFF:
+                continue
+            char = chr(code)
+            assert bool(listed.match(char)) == bool(wanted.match(char)), (name, hex(code))
 
 
 def test_cleaning_guard_finds_every_ignorable_and_foldable_character() -> None:

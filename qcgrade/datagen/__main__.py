@@ -19,7 +19,15 @@ from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
-from . import from_abbreviations, from_confusables, from_currencies, from_magnitudes, from_number_words, from_numbers
+from . import (
+    from_abbreviations,
+    from_confusables,
+    from_currencies,
+    from_magnitudes,
+    from_number_words,
+    from_numbers,
+    from_unicode,
+)
 from .toml_out import Value, document
 
 #: distribution -> exact version. pyproject.toml's ``vocab`` extra must pin the same
@@ -62,6 +70,7 @@ def _sources() -> dict[str, tuple[str, str, Builder]]:
             "Words spelled by num2words (LGPL-2.1; the words of each language are data, not its code); CLDR: Unicode License v3.",
             from_number_words.build,
         ),
+        "unicode.toml": (f"Unicode Character Database through regex {PINS['regex']}", unicode_licence, from_unicode.build),
         "abbreviations.toml": (
             f"pySBD {PINS['pysbd']} (pysbd.lang)",
             "Lists from pySBD (MIT licence).",

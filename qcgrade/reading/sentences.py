@@ -25,7 +25,8 @@ terminator, so the scan is linear on any input.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,7 @@ import regex
 from . import vocab
 from .rules import Decision, Trace
 from .rules.sentence_ends import abbreviation_ends, asks, closes_aside, ordinal_ends
+from .vocab import data
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -46,18 +48,21 @@ _NO_SPACE_STOPS = "\u3002\uff61\ufe12\ufe52\ufe56\ufe57"
 # After a terminator: closing brackets and quotes of any style (German „...“,
 # ‚...‘ and »...« close with initial quotes), straight quotes, emphasis leftovers,
 # and Wikipedia-style glued citation groups ("grew.[E1]").
-#: Closing punctuation and quotes of every style: the Unicode classes Pe, Pf
-#: and Pi, spelled out because the engine scans a listed class faster than a
-#: property (tests/test_unicode_tables.py checks it against the property).
-CLOSING_CLASS = (
-    r"\u0029\u005d\u007d\u00ab\u00bb\u0f3b\u0f3d\u169c\u2018-\u2019\u201b-\u201d\u201f\u2039-\u203a\u2046\u207e"
-    r"\u208e\u2309\u230b\u232a\u2769\u276b\u276d\u276f\u2771\u2773\u2775\u27c6\u27e7\u27e9\u27eb\u27ed\u27ef"
-    r"\u2984\u2986\u2988\u298a\u298c\u298e\u2990\u2992\u2994\u2996\u2998\u29d9\u29db\u29fd\u2e02-\u2e05"
-    r"\u2e09-\u2e0a\u2e0c-\u2e0d\u2e1c-\u2e1d\u2e20-\u2e21\u2e23\u2e25\u2e27\u2e29\u2e56\u2e58\u2e5a\u2e5c"
-    r"\u3009\u300b\u300d\u300f\u3011\u3015\u3017\u3019\u301b\u301e-\u301f\ufd3e\ufe18\ufe36\ufe38\ufe3a"
-    r"\ufe3c\ufe3e\ufe40\ufe42\ufe44\ufe48\ufe5a\ufe5c\ufe5e\uff09\uff3d\uff5d\uff60\uff63"
-)
-_CLOSERS = rf"[{CLOSING_CLASS}\"'*_]*(?:\[[^\[\]\u2029\u2063]{{1,64}}\])*"
+# Closing punctuation and quotes of every style are Unicode's Pe, Pf and Pi; terminators its
+# Sentence_Terminal: both listed in vocab/generated/unicode.toml (from the Unicode Character
+# Database), so the stdlib engine can find where a sentence may end and the pattern reads the
+# same characters whatever the regex module's own Unicode version.
+
+
+@cache
+def _closers() -> str:
+    return rf"[{data.char_class('closing')}\"'*_]*(?:\[[^\[\]\u2029\u2063]{{1,64}}\])*"
+
+
+@cache
+def _terminators() -> str:
+    """The body of a class of sentence terminators."""
+    return data.char_class("sentence_terminal")
 # A marker-only tail: id-shaped citation groups (every token holds a digit)
 # and metric tags, each with trailing punctuation, then whitespace or the end.
 _ID_TOKEN = r"[\p{L}\p{M}_\-]*\p{N}[\p{L}\p{M}\p{N}_\-]*"
@@ -73,9 +78,6 @@ def _tail_opener() -> str:
     return rf"(?i:{vocab.alternation(vocab.tail_openers())}:?)"
 
 
-_TERM = r"\p{Sentence_Terminal}"
-
-
 @cache
 def sentence_end() -> regex.Pattern[str]:
     """Where a sentence may end (compiled on first use); a period after what may be an abbreviation is decided
@@ -87,29 +89,30 @@ def sentence_end() -> regex.Pattern[str]:
     tail = rf"(?:{group}[.,;:!?]*(?:[^\S\u2029]+|(?=\u2029)|$))*"
     space_tail = rf"(?:[^\S\u2029]+{tail}(?:\u2029\s*)?|\u2029\s*|$)"
     suffixes = vocab.alternation(vocab.ticker_suffixes())
+    term, closers = _terminators(), _closers()
     unspaced = vocab.unspaced_letter()
     return regex.compile(
-        rf"(?=[{_TERM}\u2026\u2029;])(?:"
+        rf"(?=[{term}\u2026\u2029;])(?:"
         # A period after what may be an abbreviation (a known word, an initial, a dotted initialism).
         r"(?:(?<!\p{L}{8})(?<=(?<![\p{L}\p{M}\p{N}.])(?P<word>(?:\p{L}\.){0,7}\p{L}{1,7}))"
-        rf"\.(?![.\u2026]){_CLOSERS}(?>{space_tail}))"
+        rf"\.(?![.\u2026]){closers}(?>{space_tail}))"
         # An ellipsis: no end when a lower-case word follows (an omission).
-        rf"|(?:(?=\.\.|\u2026)(?<![.\u2026])(?:\.{{2,}}|\u2026)[.\u2026]*{_CLOSERS}(?>{space_tail})(?!\p{{Ll}}))"
+        rf"|(?:(?=\.\.|\u2026)(?<![.\u2026])(?:\.{{2,}}|\u2026)[.\u2026]*{closers}(?>{space_tail})(?!\p{{Ll}}))"
         # A stop after a number of one to three digits standing alone, before a word: may be an ordinal.
         rf"|(?:(?<=(?<![\p{{N}}\p{{L}}\p{{M}}\p{{Sc}}.,+\-\u2212])(?P<ordinal>\p{{Nd}}{{1,3}}))\.(?=[^\S\u2029]+\p{{L}})"
         rf"(?>{space_tail}))"
         # Any other terminator before whitespace (or the end), with its tail.
-        rf"|(?<![.\u2026])(?!\.\.)[{_TERM}][{_TERM}\u2026]*{_CLOSERS}{space_tail}"
+        rf"|(?<![.\u2026])(?!\.\.)[{term}][{term}\u2026]*{closers}{space_tail}"
         # The Greek question mark, folded to ";", before a Greek capital.
-        rf"|(?P<greek>;){_CLOSERS}(?=[^\S\u2029]+(?=\p{{Lu}})\p{{Greek}}){space_tail}"
+        rf"|(?P<greek>;){closers}(?=[^\S\u2029]+(?=\p{{Lu}})\p{{Greek}}){space_tail}"
         # A numeric ticker's exchange suffix ("7203.T", "0700.HK"): one identifier.
         rf"|(?<=(?<![\p{{N}}.,])\p{{Nd}}{{4,6}})(?P<ticker>\.)(?={suffixes}(?![\p{{L}}\p{{M}}\p{{N}}]))"
         # No whitespace: after a non-letter before a capital or a caseless letter (not an ordinal
         # indicator: "10.ª"), between letters of a script written without spaces, or an ideographic
         # stop before anything.
-        rf"|(?<![\p{{L}}\p{{M}}])[{_TERM}]+{_CLOSERS}(?=(?![{vocab.ordinal_indicators()}])[\p{{Lu}}\p{{Lt}}\p{{Lo}}])"
-        rf"|[{_NO_SPACE_STOPS}]+{_CLOSERS}\s*"
-        rf"|(?<={unspaced})[{_TERM}]+{_CLOSERS}(?={unspaced})"
+        rf"|(?<![\p{{L}}\p{{M}}])[{term}]+{closers}(?=(?![{vocab.ordinal_indicators()}])[\p{{Lu}}\p{{Lt}}\p{{Lo}}])"
+        rf"|[{_NO_SPACE_STOPS}]+{closers}\s*"
+        rf"|(?<={unspaced})[{term}]+{closers}(?={unspaced})"
         r"|\u2029\s*"
         r")"
     )
@@ -151,9 +154,29 @@ def _decide_greek(match: regex.Match[str], text: str) -> tuple[bool, str, int] |
 _DECIDE = {"word": _decide_word, "ordinal": _decide_ordinal, "ticker": _decide_ticker, "greek": _decide_greek}
 
 
+@cache
+def _may_end() -> re.Pattern[str]:
+    """Where a sentence-end match may start: each alternative of :func:`sentence_end` opens at one of these."""
+    return re.compile(f"[{_terminators()}\u2026\u2029;]")
+
+
+def _matches(text: str) -> Iterator[regex.Match[str]]:
+    """``sentence_end().finditer(text)``: the pattern tried only where a match may start (the stdlib engine finds
+    those places fast), each try past the last match, as finditer goes."""
+    pattern = sentence_end()
+    reached = 0
+    for candidate in _may_end().finditer(text):
+        at = candidate.start()
+        if at >= reached:
+            match = pattern.match(text, at)
+            if match is not None:
+                reached = match.end()
+                yield match
+
+
 def _ends(text: str, trace: Trace | None = None) -> list[int]:
     ends = []
-    for match in sentence_end().finditer(text):
+    for match in _matches(text):
         name = match.lastgroup
         decided = _DECIDE[name](match, text) if name is not None else None
         if decided is None:

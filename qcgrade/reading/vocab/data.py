@@ -227,3 +227,21 @@ def abbreviations(language: str) -> Abbreviations:
 def number_words() -> Mapping[str, Mapping[str, Any]]:
     """num2words language code -> its table (numbers, magnitudes, parts, joiners, ... ; see the file's header)."""
     return MappingProxyType(dict(load("number_words")["languages"]))
+
+
+# --- unicode.toml -------------------------------------------------------------------------------
+
+
+@cache
+def char_class(name: str) -> str:
+    """The body of a character class (``\\uXXXX-\\uYYYY`` ranges) listing a Unicode property's characters, for
+    either engine: ``sentence_terminal``, ``closing``, ``default_ignorable``, ``number`` or ``currency``."""
+    parts = []
+    for item in load("unicode")["classes"][name]["ranges"].split():
+        first, _, last = item.partition("-")
+        parts.append(_escape(int(first, 16)) + (f"-{_escape(int(last, 16))}" if last else ""))
+    return "".join(parts)
+
+
+def _escape(code: int) -> str:
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
