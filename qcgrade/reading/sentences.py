@@ -63,6 +63,8 @@ def _closers() -> str:
 def _terminators() -> str:
     """The body of a class of sentence terminators."""
     return data.char_class("sentence_terminal")
+
+
 # A marker-only tail: id-shaped citation groups (every token holds a digit)
 # and metric tags, each with trailing punctuation, then whitespace or the end.
 _ID_TOKEN = r"[\p{L}\p{M}_\-]*\p{N}[\p{L}\p{M}\p{N}_\-]*"
